@@ -1,0 +1,279 @@
+//! Legal moves and flips on a side-relative bitboard pair.
+//!
+//! Both functions are branch-free and table-light, written for the portable
+//! x86-64/aarch64 baseline. `moves` is a parallel-prefix fill along the eight
+//! directions (Kogge–Stone style, two doubling steps); `flips` walks the eight rays
+//! from the played square with the carry trick on the rays that run towards
+//! higher bits and a leading-zero count on those that run towards lower bits.
+
+use super::bitboard::{NOT_A, NOT_H};
+
+/// Opponent discs that can lie inside a horizontal run (columns b–g).
+const INNER_COLUMNS: u64 = NOT_A & NOT_H;
+/// Opponent discs that can lie inside a diagonal run (columns b–g, rows 2–7).
+const INNER_RING: u64 = INNER_COLUMNS & 0x00ff_ffff_ffff_ff00;
+
+/// Squares reachable from `p` by one step towards higher bits through a run of
+/// `o` (already masked against wrap-around), then one more step: the fill
+/// used by [`moves`], for one direction of shift `s`.
+#[inline(always)]
+fn fill_up(p: u64, o: u64, s: u32) -> u64 {
+    let mut f = o & (p << s);
+    f |= o & (f << s);
+    let pre = o & (o << s);
+    f |= pre & (f << (2 * s));
+    f |= pre & (f << (2 * s));
+    f << s
+}
+
+/// The mirror of [`fill_up`] towards lower bits.
+#[inline(always)]
+fn fill_down(p: u64, o: u64, s: u32) -> u64 {
+    let mut f = o & (p >> s);
+    f |= o & (f >> s);
+    let pre = o & (o >> s);
+    f |= pre & (f >> (2 * s));
+    f |= pre & (f >> (2 * s));
+    f >> s
+}
+
+/// The legal moves of the player `p` against the opponent `o`: every empty square
+/// from which at least one straight run of opponent discs ends in a player disc.
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU was just seen to support AVX2.
+        return unsafe { avx2::moves(p, o) };
+    }
+    moves_portable(p, o)
+}
+
+/// Whether this CPU has the features of the fast kernels (AVX2, BMI1/2, LZCNT,
+/// POPCNT); hot recursive functions keep a copy compiled for them.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn has_fast_kernel() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("popcnt")
+}
+
+/// [`moves`] in plain 64-bit arithmetic.
+#[inline]
+pub fn moves_portable(p: u64, o: u64) -> u64 {
+    let oh = o & INNER_COLUMNS;
+    let od = o & INNER_RING;
+    let m = fill_up(p, oh, 1)
+        | fill_down(p, oh, 1)
+        | fill_up(p, o, 8)
+        | fill_down(p, o, 8)
+        | fill_up(p, od, 7)
+        | fill_down(p, od, 7)
+        | fill_up(p, od, 9)
+        | fill_down(p, od, 9);
+    m & !(p | o)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{INNER_COLUMNS, INNER_RING};
+    use std::arch::x86_64::*;
+
+    /// [`super::moves`] with the four direction pairs in the lanes of one AVX2
+    /// register: shifts 1 (row), 8 (column), 9 and 7 (diagonals).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        let s1 = _mm256_set_epi64x(7, 9, 8, 1);
+        let s2 = _mm256_set_epi64x(14, 18, 16, 2);
+        let mask = _mm256_set_epi64x(
+            INNER_RING as i64,
+            INNER_RING as i64,
+            -1,
+            INNER_COLUMNS as i64,
+        );
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), mask);
+        let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, s1));
+        let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, s1));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, s1)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, s1)));
+        let prel = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, s1));
+        let prer = _mm256_srlv_epi64(prel, s1);
+        fl = _mm256_or_si256(fl, _mm256_and_si256(prel, _mm256_sllv_epi64(fl, s2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(prel, _mm256_sllv_epi64(fl, s2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
+        let mm = _mm256_or_si256(_mm256_sllv_epi64(fl, s1), _mm256_srlv_epi64(fr, s1));
+        let m = _mm_or_si128(_mm256_castsi256_si128(mm), _mm256_extracti128_si256(mm, 1));
+        let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
+        (_mm_cvtsi128_si64(m) as u64) & !(p | o)
+    }
+
+    /// [`super::flips`] by a parallel-prefix fill from the played square along the
+    /// four direction pairs, one pair per lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn flips(sq: u8, p: u64, o: u64) -> u64 {
+        let s1 = _mm256_set_epi64x(7, 9, 8, 1);
+        let s2 = _mm256_set_epi64x(14, 18, 16, 2);
+        let mask = _mm256_set_epi64x(
+            INNER_RING as i64,
+            INNER_RING as i64,
+            -1,
+            INNER_COLUMNS as i64,
+        );
+        let zero = _mm256_setzero_si256();
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), mask);
+        let x = _mm256_set1_epi64x(1i64 << sq);
+        // Rays towards higher bits: the carry of `(o | !ray) + 1` stops on the
+        // first ray square that is not the opponent's.
+        let r = &super::RAYS[sq as usize];
+        let ray = _mm256_set_epi64x(r[1] as i64, r[3] as i64, r[2] as i64, r[0] as i64);
+        let ones = _mm256_set1_epi64x(1);
+        let o_full = _mm256_set1_epi64x(o as i64);
+        let carry = _mm256_add_epi64(
+            _mm256_or_si256(o_full, _mm256_andnot_si256(ray, _mm256_set1_epi64x(-1))),
+            ones,
+        );
+        let outl = _mm256_and_si256(_mm256_and_si256(carry, ray), pp);
+        let fl = _mm256_andnot_si256(
+            _mm256_cmpeq_epi64(outl, zero),
+            _mm256_and_si256(_mm256_sub_epi64(outl, ones), ray),
+        );
+        // Rays towards lower bits: a parallel-prefix fill.
+        let prer = _mm256_and_si256(oo, _mm256_srlv_epi64(oo, s1));
+        let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(x, s1));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, s1)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
+        // A run counts only if the square just past it holds a player disc.
+        let endr = _mm256_and_si256(pp, _mm256_srlv_epi64(fr, s1));
+        fr = _mm256_andnot_si256(_mm256_cmpeq_epi64(endr, zero), fr);
+        let f = _mm256_or_si256(fl, fr);
+        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+        let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
+        _mm_cvtsi128_si64(f) as u64
+    }
+}
+
+/// Column, row steps of the eight directions; the first four run towards higher bits.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),   // east
+    (-1, 1),  // south-west
+    (0, 1),   // south
+    (1, 1),   // south-east
+    (-1, 0),  // west
+    (1, -1),  // north-east
+    (0, -1),  // north
+    (-1, -1), // north-west
+];
+
+/// The squares strictly beyond `sq` in each direction, up to the edge.
+const fn ray(sq: usize, dir: usize) -> u64 {
+    let (dc, dr) = DIRECTIONS[dir];
+    let mut c = (sq % 8) as i32 + dc;
+    let mut r = (sq / 8) as i32 + dr;
+    let mut m = 0u64;
+    while c >= 0 && c < 8 && r >= 0 && r < 8 {
+        m |= 1u64 << (r * 8 + c);
+        c += dc;
+        r += dr;
+    }
+    m
+}
+
+/// `RAYS[sq][d]`: the ray from `sq` in direction `d` (see [`DIRECTIONS`]).
+static RAYS: [[u64; 8]; 64] = {
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            t[sq][d] = ray(sq, d);
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Run of `o` along a ray towards higher bits, closed by a `p` disc.
+#[inline(always)]
+fn flips_up(p: u64, o: u64, ray: u64) -> u64 {
+    // Every bit below the ray's first square and every bit off the ray is set, so
+    // adding one carries through them and through the opponent run, stopping at
+    // the first ray square that is not the opponent's.
+    let outflank = (o | !ray).wrapping_add(1) & ray & p;
+    outflank.wrapping_sub((outflank != 0) as u64) & ray
+}
+
+/// Run of `o` along a ray towards lower bits, closed by a `p` disc.
+#[inline(always)]
+fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
+    // The nearest non-opponent square on the ray is the highest set bit of
+    // `ray & !o`; `| 1` keeps the count defined, and `& ray` drops that stand-in.
+    let stop = (ray & !o) | 1;
+    let outflank = (0x8000_0000_0000_0000u64 >> stop.leading_zeros()) & ray & p;
+    (outflank << 1).wrapping_neg() & ray
+}
+
+/// The opponent discs turned when the player `p` plays on the empty square `sq`
+/// against `o`. Zero means `sq` is not a legal move there.
+#[inline(always)]
+pub fn flips(sq: u8, p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU was just seen to support AVX2.
+        return unsafe { avx2::flips(sq, p, o) };
+    }
+    flips_portable(sq, p, o)
+}
+
+/// [`flips`] in plain 64-bit arithmetic.
+#[inline]
+pub fn flips_portable(sq: u8, p: u64, o: u64) -> u64 {
+    let r = &RAYS[sq as usize];
+    flips_up(p, o, r[0])
+        | flips_up(p, o, r[1])
+        | flips_up(p, o, r[2])
+        | flips_up(p, o, r[3])
+        | flips_down(p, o, r[4])
+        | flips_down(p, o, r[5])
+        | flips_down(p, o, r[6])
+        | flips_down(p, o, r[7])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rays_have_expected_lengths() {
+        // a1 (0): east 7, south 7, south-east 7, nothing westwards or northwards.
+        assert_eq!(RAYS[0][0].count_ones(), 7);
+        assert_eq!(RAYS[0][2].count_ones(), 7);
+        assert_eq!(RAYS[0][3].count_ones(), 7);
+        assert_eq!(
+            RAYS[0][1] | RAYS[0][4] | RAYS[0][5] | RAYS[0][6] | RAYS[0][7],
+            0
+        );
+        // d4 (27): north-west ray is c3, b2, a1.
+        assert_eq!(RAYS[27][7], (1 << 18) | (1 << 9) | 1);
+    }
+
+    #[test]
+    fn start_position_moves() {
+        // Black to move: player = black (e4, d5), opponent = white (d4, e5).
+        let p = (1u64 << 28) | (1 << 35);
+        let o = (1u64 << 27) | (1 << 36);
+        // d3 = 19, c4 = 26, f5 = 37, e6 = 44.
+        assert_eq!(moves(p, o), (1 << 19) | (1 << 26) | (1 << 37) | (1 << 44));
+        assert_eq!(flips(37, p, o), 1 << 36);
+        assert_eq!(flips(0, p, o), 0);
+    }
+}

@@ -1,0 +1,13 @@
+//! Mollett: a Reversi/Othello engine.
+//!
+//! The library holds everything; `main.rs` only parses the command line. Modules
+//! follow the phases of the engine: [`board`] (bitboards and rules), [`format`]
+//! (notation and file formats) and [`perft`] (move-generator verification).
+
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod board;
+pub mod perft;
+
+pub use board::{Board, Color, IllegalMove, Move, Position, Square};
