@@ -9,5 +9,6 @@
 
 pub mod board;
 pub mod perft;
+pub mod rng;
 
 pub use board::{Board, Color, IllegalMove, Move, Position, Square};
