@@ -29,13 +29,20 @@ pub fn perft(board: Board, depth: u32) -> u64 {
 }
 
 fn perft_plain(board: Board, depth: u32) -> u64 {
-    perft_body(board, depth, perft_plain)
+    perft_body(board, depth, perft_plain, leaves_at_two)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn perft_fast(board: Board, depth: u32) -> u64 {
-    perft_body(board, depth, |b, d| perft_fast(b, d))
+    let two = |b: &Board| {
+        let m = b.moves();
+        if m == 0 {
+            return leaves_at_one(&b.pass());
+        }
+        crate::board::avx2::count_children_moves(b.player, b.opponent, m)
+    };
+    perft_body(board, depth, |b, d| perft_fast(b, d), two)
 }
 
 /// Leaves two plies below `board`, counted without a recursive call.
@@ -56,11 +63,16 @@ fn leaves_at_two(board: &Board) -> u64 {
 /// The perft recursion, inlined into one copy per instruction set; `recurse` is
 /// that copy itself. The last three plies are unrolled (no call per node).
 #[inline(always)]
-fn perft_body(board: Board, depth: u32, recurse: impl Fn(Board, u32) -> u64) -> u64 {
+fn perft_body(
+    board: Board,
+    depth: u32,
+    recurse: impl Fn(Board, u32) -> u64,
+    two: impl Fn(&Board) -> u64,
+) -> u64 {
     match depth {
         0 => 1,
         1 => leaves_at_one(&board),
-        2 => leaves_at_two(&board),
+        2 => two(&board),
         _ => {
             let moves = board.moves();
             if moves == 0 {
@@ -76,7 +88,7 @@ fn perft_body(board: Board, depth: u32, recurse: impl Fn(Board, u32) -> u64) -> 
             for sq in Squares(moves) {
                 let child = board.make(sq, board.flips(sq));
                 n += if depth == 3 {
-                    leaves_at_two(&child)
+                    two(&child)
                 } else {
                     recurse(child, depth - 1)
                 };

@@ -13,6 +13,8 @@
 //! - the final score is the disc difference with the empty squares given to the
 //!   winner (the world-championship rule); a draw scores 0.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod bitboard;
 pub mod movegen;
 pub mod square;

@@ -6,12 +6,14 @@
 //! from the played square with the carry trick on the rays that run towards
 //! higher bits and a leading-zero count on those that run towards lower bits.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2;
 use super::bitboard::{NOT_A, NOT_H};
 
 /// Opponent discs that can lie inside a horizontal run (columns b–g).
-const INNER_COLUMNS: u64 = NOT_A & NOT_H;
+pub(super) const INNER_COLUMNS: u64 = NOT_A & NOT_H;
 /// Opponent discs that can lie inside a diagonal run (columns b–g, rows 2–7).
-const INNER_RING: u64 = INNER_COLUMNS & 0x00ff_ffff_ffff_ff00;
+pub(super) const INNER_RING: u64 = INNER_COLUMNS & 0x00ff_ffff_ffff_ff00;
 
 /// Squares reachable from `p` by one step towards higher bits through a run of
 /// `o` (already masked against wrap-around), then one more step: the fill
@@ -77,90 +79,6 @@ pub fn moves_portable(p: u64, o: u64) -> u64 {
     m & !(p | o)
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{INNER_COLUMNS, INNER_RING};
-    use std::arch::x86_64::*;
-
-    /// [`super::moves`] with the four direction pairs in the lanes of one AVX2
-    /// register: shifts 1 (row), 8 (column), 9 and 7 (diagonals).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub fn moves(p: u64, o: u64) -> u64 {
-        let s1 = _mm256_set_epi64x(7, 9, 8, 1);
-        let s2 = _mm256_set_epi64x(14, 18, 16, 2);
-        let mask = _mm256_set_epi64x(
-            INNER_RING as i64,
-            INNER_RING as i64,
-            -1,
-            INNER_COLUMNS as i64,
-        );
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), mask);
-        let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, s1));
-        let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, s1));
-        fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, s1)));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, s1)));
-        let prel = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, s1));
-        let prer = _mm256_srlv_epi64(prel, s1);
-        fl = _mm256_or_si256(fl, _mm256_and_si256(prel, _mm256_sllv_epi64(fl, s2)));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
-        fl = _mm256_or_si256(fl, _mm256_and_si256(prel, _mm256_sllv_epi64(fl, s2)));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
-        let mm = _mm256_or_si256(_mm256_sllv_epi64(fl, s1), _mm256_srlv_epi64(fr, s1));
-        let m = _mm_or_si128(_mm256_castsi256_si128(mm), _mm256_extracti128_si256(mm, 1));
-        let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
-        (_mm_cvtsi128_si64(m) as u64) & !(p | o)
-    }
-
-    /// [`super::flips`] by a parallel-prefix fill from the played square along the
-    /// four direction pairs, one pair per lane.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub fn flips(sq: u8, p: u64, o: u64) -> u64 {
-        let s1 = _mm256_set_epi64x(7, 9, 8, 1);
-        let s2 = _mm256_set_epi64x(14, 18, 16, 2);
-        let mask = _mm256_set_epi64x(
-            INNER_RING as i64,
-            INNER_RING as i64,
-            -1,
-            INNER_COLUMNS as i64,
-        );
-        let zero = _mm256_setzero_si256();
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), mask);
-        let x = _mm256_set1_epi64x(1i64 << sq);
-        // Rays towards higher bits: the carry of `(o | !ray) + 1` stops on the
-        // first ray square that is not the opponent's.
-        let r = &super::RAYS[sq as usize];
-        let ray = _mm256_set_epi64x(r[1] as i64, r[3] as i64, r[2] as i64, r[0] as i64);
-        let ones = _mm256_set1_epi64x(1);
-        let o_full = _mm256_set1_epi64x(o as i64);
-        let carry = _mm256_add_epi64(
-            _mm256_or_si256(o_full, _mm256_andnot_si256(ray, _mm256_set1_epi64x(-1))),
-            ones,
-        );
-        let outl = _mm256_and_si256(_mm256_and_si256(carry, ray), pp);
-        let fl = _mm256_andnot_si256(
-            _mm256_cmpeq_epi64(outl, zero),
-            _mm256_and_si256(_mm256_sub_epi64(outl, ones), ray),
-        );
-        // Rays towards lower bits: a parallel-prefix fill.
-        let prer = _mm256_and_si256(oo, _mm256_srlv_epi64(oo, s1));
-        let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(x, s1));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, s1)));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
-        fr = _mm256_or_si256(fr, _mm256_and_si256(prer, _mm256_srlv_epi64(fr, s2)));
-        // A run counts only if the square just past it holds a player disc.
-        let endr = _mm256_and_si256(pp, _mm256_srlv_epi64(fr, s1));
-        fr = _mm256_andnot_si256(_mm256_cmpeq_epi64(endr, zero), fr);
-        let f = _mm256_or_si256(fl, fr);
-        let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
-        let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
-        _mm_cvtsi128_si64(f) as u64
-    }
-}
-
 /// Column, row steps of the eight directions; the first four run towards higher bits.
 const DIRECTIONS: [(i32, i32); 8] = [
     (1, 0),   // east
@@ -188,7 +106,7 @@ const fn ray(sq: usize, dir: usize) -> u64 {
 }
 
 /// `RAYS[sq][d]`: the ray from `sq` in direction `d` (see [`DIRECTIONS`]).
-static RAYS: [[u64; 8]; 64] = {
+pub(super) static RAYS: [[u64; 8]; 64] = {
     let mut t = [[0u64; 8]; 64];
     let mut sq = 0;
     while sq < 64 {
