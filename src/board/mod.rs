@@ -14,7 +14,7 @@
 //!   winner (the world-championship rule); a draw scores 0.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 pub mod bitboard;
 pub mod movegen;
 pub mod square;

@@ -1,0 +1,574 @@
+//! GGF game records, as NBoard sends them in `set game` and writes them.
+//!
+//! A record is `(;` then tags `XX[value]` in any order (whitespace between them
+//! allowed), then `;)`. Values are raw text up to the next `]`, with no escaping.
+//! Known tags: `GM PC DT PB PW RE RB RW` (kept as text; `GM` defaults to
+//! `Othello`), the clocks `TI TB TW` (see [`Clock`]), `TY` (must be `8`, 8×8
+//! Othello, if present), `BO` (required: `8`, the 64 squares a1..h8 in `* O -` or
+//! the lenient `x X`, `o 0`, `. _` with whitespace ignored, then the side to move
+//! `*` or `O`), and the moves `B[..]`/`W[..]`. Unknown tags are kept in order.
+//!
+//! Move tags alternate from the side to move of `BO`; passes are explicit `PA`
+//! items, but a forced pass that is left out (a tag of the wrong colour while the
+//! side to move has no move) is inserted. Every move is checked: an illegal move
+//! is an error naming it and its number among the record's move tags. A move item
+//! is `MOVE[/EVAL[/TIME]]` (see [`parse_move_item`]).
+//!
+//! The writer (`Display` for [`GgfGame`]) follows NBoard:
+//! `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]`, then `RB RW`, then `TI` and/or
+//! `TB TW`, then the unknown tags, then `TY[8]BO[8 <squares> <side>]`, the moves
+//! (passes explicit) and `;)`; tags that are `None` are left out.
+
+use super::clock::parse_clock;
+use super::move_item::{GgfMove, parse_move_item};
+use super::position::{Cell, scan_side, scan_squares, squares_with};
+use super::{Clock, ErrorKind, ParseError, char_at, skip_ws};
+use crate::board::{Color, IllegalMove, Move, Position};
+use crate::game::{Game, play_checked};
+use std::fmt;
+use std::str::FromStr;
+
+/// A GGF game record. Header tags are kept as text (a `]` inside a value cannot
+/// be written in GGF and is written as `)`); `TY` is always 8 and has no field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgfGame {
+    /// `GM`, the game's name: `Othello` unless the record says otherwise.
+    pub gm: String,
+    /// `PC`, the place (NBoard writes `NBoard`).
+    pub pc: Option<String>,
+    /// `DT`, the date.
+    pub dt: Option<String>,
+    /// `PB`, Black's name.
+    pub pb: Option<String>,
+    /// `PW`, White's name.
+    pub pw: Option<String>,
+    /// `RE`, the result: `?` while unfinished, else e.g. `12`, `-6`, `0:r`.
+    pub re: Option<String>,
+    /// `RB`, Black's rating.
+    pub rb: Option<String>,
+    /// `RW`, White's rating.
+    pub rw: Option<String>,
+    /// `TI`, both sides' clock.
+    pub ti: Option<Clock>,
+    /// `TB`, Black's clock when the clocks differ.
+    pub tb: Option<Clock>,
+    /// `TW`, White's clock when the clocks differ.
+    pub tw: Option<Clock>,
+    /// Unknown tags as (name, value), in the record's order.
+    pub extra: Vec<(String, String)>,
+    /// `BO`, the start position.
+    pub start: Position,
+    /// The moves from `start`, forced passes explicit.
+    pub moves: Vec<GgfMove>,
+}
+
+impl GgfGame {
+    /// A record of `start` with no moves, `GM[Othello]` and no other header tag.
+    pub fn new(start: Position) -> GgfGame {
+        GgfGame {
+            gm: "Othello".to_string(),
+            pc: None,
+            dt: None,
+            pb: None,
+            pw: None,
+            re: None,
+            rb: None,
+            rw: None,
+            ti: None,
+            tb: None,
+            tw: None,
+            extra: Vec::new(),
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// A record of `game`'s start and moves (no evals or times), `GM[Othello]`.
+    pub fn from_game(game: &Game) -> GgfGame {
+        GgfGame {
+            moves: game.moves.iter().map(|&mv| GgfMove::from(mv)).collect(),
+            ..GgfGame::new(game.start)
+        }
+    }
+
+    /// The game the record describes. Parsing has checked every move, so this
+    /// fails only for a record edited by hand: then it gives the index of the
+    /// first illegal move and why.
+    pub fn to_game(&self) -> Result<Game, (usize, IllegalMove)> {
+        Game::from_moves(self.start, self.moves.iter().map(|m| m.mv))
+    }
+}
+
+/// The `BO` alphabet: `* x X`, `O o 0`, `- . _`.
+fn bo_cell(c: char) -> Option<Cell> {
+    match c {
+        '*' | 'x' | 'X' => Some(Cell::Black),
+        'O' | 'o' | '0' => Some(Cell::White),
+        '-' | '.' | '_' => Some(Cell::Empty),
+        _ => None,
+    }
+}
+
+/// Reads a `BO` value: `8`, the 64 squares and the side to move.
+fn parse_bo(value: &str) -> Result<Position, ParseError> {
+    const WHAT: &str = "BO board";
+    let d0 = skip_ws(value, 0);
+    let d1 = value[d0..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(value.len(), |n| d0 + n);
+    let size = &value[d0..d1];
+    if size.is_empty() {
+        return Err(ParseError::new(
+            ErrorKind::Unexpected,
+            "BO must start with the board size 8",
+            value,
+            d0,
+            d0 + 1,
+        ));
+    }
+    if size != "8" {
+        return Err(ParseError::new(
+            ErrorKind::Unsupported,
+            format!("board size {size} is not supported (only 8)"),
+            value,
+            d0,
+            d1,
+        ));
+    }
+    let (black, white, end) = scan_squares(value, d1, bo_cell, WHAT)?;
+    let (side, end) = scan_side(value, end, bo_cell, WHAT)?;
+    let rest = skip_ws(value, end);
+    if rest < value.len() {
+        return Err(ParseError::new(
+            ErrorKind::TrailingText,
+            "unexpected text after the side to move in BO",
+            value,
+            rest,
+            value.len(),
+        ));
+    }
+    Ok(Position::from_colors(black, white & !black, side).unwrap_or_default())
+}
+
+/// One `NAME[value]` tag: its name and value with their offsets in the whole
+/// text, and the offset just past its `]`.
+struct Tag<'a> {
+    name: &'a str,
+    name_at: usize,
+    value: &'a str,
+    value_at: usize,
+    end: usize,
+}
+
+/// Reads the tag at or after byte `i` (whitespace skipped), or `None` at the
+/// record's closing `;)`.
+fn next_tag(text: &str, i: usize) -> Result<Option<Tag<'_>>, ParseError> {
+    let unclosed = || {
+        ParseError::at_end(
+            ErrorKind::Truncated,
+            "GGF record is not closed with ';)'",
+            text,
+        )
+    };
+    let name_at = skip_ws(text, i);
+    match char_at(text, name_at) {
+        None => return Err(unclosed()),
+        Some(';') if text[name_at..].starts_with(";)") => return Ok(None),
+        Some(';') if name_at + 1 == text.len() => return Err(unclosed()),
+        Some(c) if c.is_ascii_alphanumeric() => {}
+        Some(c) => {
+            return Err(ParseError::new(
+                ErrorKind::Unexpected,
+                format!("unexpected '{c}' in GGF record: expected a tag name or ';)'"),
+                text,
+                name_at,
+                name_at + c.len_utf8(),
+            ));
+        }
+    }
+    let bracket = text[name_at..]
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .map_or(text.len(), |n| name_at + n);
+    let name = &text[name_at..bracket];
+    match char_at(text, bracket) {
+        Some('[') => {}
+        None => {
+            let msg = format!("GGF record cut short after tag name '{name}'");
+            return Err(ParseError::at_end(ErrorKind::Truncated, msg, text));
+        }
+        Some(c) => {
+            return Err(ParseError::new(
+                ErrorKind::Unexpected,
+                format!("expected '[' after tag name '{name}', found '{c}'"),
+                text,
+                bracket,
+                bracket + c.len_utf8(),
+            ));
+        }
+    }
+    let value_at = bracket + 1;
+    let Some(len) = text[value_at..].find(']') else {
+        return Err(ParseError::new(
+            ErrorKind::Truncated,
+            format!("unclosed '[' in tag {name}"),
+            text,
+            name_at,
+            text.len(),
+        ));
+    };
+    Ok(Some(Tag {
+        name,
+        name_at,
+        value: &text[value_at..value_at + len],
+        value_at,
+        end: value_at + len + 1,
+    }))
+}
+
+/// Reads one record starting exactly at byte `start` of `text`; returns it and
+/// the offset just past its `;)`. Error offsets count from the start of `text`.
+fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseError> {
+    if !text[start..].starts_with("(;") {
+        if "(;".starts_with(&text[start..]) {
+            let msg = "GGF record cut short before '(;'";
+            return Err(ParseError::at_end(ErrorKind::Truncated, msg, text));
+        }
+        let msg = "a GGF record must start with '(;'";
+        return Err(ParseError::new(
+            ErrorKind::Unexpected,
+            msg,
+            text,
+            start,
+            start + 2,
+        ));
+    }
+    let mut g = GgfGame::new(Position::START);
+    let mut bo = None;
+    let mut move_tags = Vec::new();
+    let mut i = start + 2;
+    while let Some(tag) = next_tag(text, i)? {
+        i = tag.end;
+        let value = tag.value;
+        let clock = || {
+            parse_clock(value)
+                .map(Some)
+                .map_err(|e| e.shifted(tag.value_at))
+        };
+        match tag.name {
+            "GM" => g.gm = value.to_string(),
+            "PC" => g.pc = Some(value.to_string()),
+            "DT" => g.dt = Some(value.to_string()),
+            "PB" => g.pb = Some(value.to_string()),
+            "PW" => g.pw = Some(value.to_string()),
+            "RE" => g.re = Some(value.to_string()),
+            "RB" => g.rb = Some(value.to_string()),
+            "RW" => g.rw = Some(value.to_string()),
+            "TI" => g.ti = clock()?,
+            "TB" => g.tb = clock()?,
+            "TW" => g.tw = clock()?,
+            "TY" if value.trim() == "8" => {}
+            "TY" => {
+                return Err(ParseError::new(
+                    ErrorKind::Unsupported,
+                    format!("game type TY[{value}] is not supported (only TY[8], 8x8 Othello)"),
+                    text,
+                    tag.name_at,
+                    tag.end,
+                ));
+            }
+            "BO" => bo = Some(parse_bo(value).map_err(|e| e.shifted(tag.value_at))?),
+            "B" | "W" => move_tags.push(tag),
+            name => g.extra.push((name.to_string(), value.to_string())),
+        }
+    }
+    let end = skip_ws(text, i) + 2;
+    g.start = bo.ok_or_else(|| {
+        let msg = "GGF record has no BO tag (start position)";
+        ParseError::new(ErrorKind::Missing, msg, text, start, end)
+    })?;
+    g.moves = replay(text, g.start, &move_tags)?;
+    Ok((g, end))
+}
+
+/// The moves of the move tags, checked from `start`, with omitted forced passes
+/// inserted.
+fn replay(text: &str, start: Position, tags: &[Tag]) -> Result<Vec<GgfMove>, ParseError> {
+    let mut moves = Vec::with_capacity(tags.len());
+    let mut pos = start;
+    for (k, tag) in tags.iter().enumerate() {
+        let illegal =
+            |msg: String| ParseError::new(ErrorKind::IllegalMove, msg, text, tag.name_at, tag.end);
+        let item = parse_move_item(tag.value).map_err(|e| e.shifted(tag.value_at))?;
+        let color = if tag.name == "B" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if color != pos.side {
+            // Only a forced pass is legal, so only a forced pass is inserted.
+            pos = pos.play(Move::Pass).map_err(|_| {
+                illegal(format!(
+                    "move {} is out of turn: {} is to move",
+                    k + 1,
+                    pos.side
+                ))
+            })?;
+            moves.push(GgfMove::from(Move::Pass));
+        }
+        pos = play_checked(&pos, item.mv)
+            .map_err(|e| illegal(format!("'{}' is illegal as move {}: {e}", tag.value, k + 1)))?;
+        moves.push(item);
+    }
+    Ok(moves)
+}
+
+/// Reads one GGF record; whitespace may surround it, anything else is an error.
+pub fn parse_ggf(text: &str) -> Result<GgfGame, ParseError> {
+    let (g, end) = parse_record_at(text, skip_ws(text, 0))?;
+    let rest = skip_ws(text, end);
+    if rest < text.len() {
+        return Err(ParseError::new(
+            ErrorKind::TrailingText,
+            "unexpected text after the GGF record's ';)'",
+            text,
+            rest,
+            text.len(),
+        ));
+    }
+    Ok(g)
+}
+
+/// Reads every GGF record of `text` (separated by optional whitespace, such as
+/// one per line). An error carries the line number, its offset counting from the
+/// start of that line.
+pub fn parse_ggf_records(text: &str) -> Result<Vec<GgfGame>, ParseError> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(text, 0);
+    while i < text.len() {
+        let (g, end) = parse_record_at(text, i).map_err(|e| {
+            let line_start = text[..e.offset].rfind('\n').map_or(0, |n| n + 1);
+            let line = text[..e.offset].matches('\n').count() + 1;
+            ParseError {
+                offset: e.offset - line_start,
+                ..e
+            }
+            .at_line(line)
+        })?;
+        out.push(g);
+        i = skip_ws(text, end);
+    }
+    Ok(out)
+}
+
+impl FromStr for GgfGame {
+    type Err = ParseError;
+
+    /// See [`parse_ggf`].
+    fn from_str(text: &str) -> Result<GgfGame, ParseError> {
+        parse_ggf(text)
+    }
+}
+
+impl fmt::Display for GgfGame {
+    /// The record in NBoard's layout (see the module documentation).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let clean = |v: &str| v.replace(']', ")");
+        write!(f, "(;GM[{}]", clean(&self.gm))?;
+        let texts = [
+            ("PC", &self.pc),
+            ("DT", &self.dt),
+            ("PB", &self.pb),
+            ("PW", &self.pw),
+            ("RE", &self.re),
+            ("RB", &self.rb),
+            ("RW", &self.rw),
+        ];
+        for (tag, value) in texts {
+            if let Some(v) = value {
+                write!(f, "{tag}[{}]", clean(v))?;
+            }
+        }
+        for (tag, clock) in [("TI", self.ti), ("TB", self.tb), ("TW", self.tw)] {
+            if let Some(c) = clock {
+                write!(f, "{tag}[{c}]")?;
+            }
+        }
+        for (tag, v) in &self.extra {
+            write!(f, "{tag}[{}]", clean(v))?;
+        }
+        let side = match self.start.side {
+            Color::Black => '*',
+            Color::White => 'O',
+        };
+        write!(
+            f,
+            "TY[8]BO[8 {} {side}]",
+            squares_with(&self.start, '*', 'O', '-')
+        )?;
+        let mut color = self.start.side;
+        for m in &self.moves {
+            let tag = if color == Color::Black { 'B' } else { 'W' };
+            write!(f, "{tag}[{m}]")?;
+            color = color.opposite();
+        }
+        f.write_str(";)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START_BO: &str = "---------------------------O*------*O--------------------------- *";
+
+    fn record(moves: &str) -> String {
+        format!(
+            "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[me]PW[you]RE[?]TI[15:00]TY[8]BO[8 {START_BO}]{moves};)"
+        )
+    }
+
+    #[test]
+    fn nboard_record_round_trips_exactly() {
+        for moves in [
+            "",
+            "B[F5]W[F6]B[D3]",
+            "B[F5/0.00]W[D6//15.309000000000001]",
+            "B[F5/-1.50/0.5]",
+        ] {
+            let text = record(moves);
+            let g = parse_ggf(&text).unwrap();
+            assert_eq!(g.to_string(), text);
+            assert_eq!(text.parse::<GgfGame>(), Ok(g));
+        }
+        let g = parse_ggf(&record("B[F5]W[F6]B[D3]")).unwrap();
+        assert_eq!(g.pb.as_deref(), Some("me"));
+        assert_eq!(g.dt.as_deref(), Some("2014-02-21 20:52:27 GMT"));
+        assert_eq!(g.ti, Some(Clock::new(900.0)));
+        assert_eq!(g.start, Position::START);
+        assert_eq!(g.to_game().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn white_to_move_and_lenient_board() {
+        let p1 = Position::START.play("f5".parse().unwrap()).unwrap();
+        let squares = squares_with(&p1, 'x', 'o', '.');
+        let spaced: Vec<&str> = (0..8).map(|r| &squares[r * 8..r * 8 + 8]).collect();
+        let text = format!("(;GM[Othello]BO[8 {} O]W[D6]B[C3];)", spaced.join(" "));
+        let g = parse_ggf(&text).unwrap();
+        assert_eq!(g.start, p1);
+        assert_eq!(g.moves.len(), 2);
+        let out = g.to_string();
+        assert!(out.contains(" O]W[D6]B[C3];)"), "{out}");
+        assert_eq!(parse_ggf(&out), Ok(g));
+    }
+
+    #[test]
+    fn passes_explicit_or_implied_and_unknown_tags_kept() {
+        // Black a1, White b1, White to move: White must pass, Black plays c1.
+        let bo = format!("*O{} O", "-".repeat(62));
+        let explicit = parse_ggf(&format!("(;BO[8 {bo}]W[PA]B[C1];)")).unwrap();
+        let implied = parse_ggf(&format!("(;BO[8 {bo}]B[C1];)")).unwrap();
+        assert_eq!(explicit, implied);
+        assert_eq!(implied.moves[0].mv, Move::Pass);
+        assert!(implied.to_string().ends_with("W[PA]B[C1];)"));
+
+        let text = format!("(;GM[Othello]KM[0.5]TB[5:00]C[a comment]TW[1:00/1]BO[8 {bo}]W[PA];)");
+        let g = parse_ggf(&text).unwrap();
+        let kept = vec![
+            ("KM".to_string(), "0.5".to_string()),
+            ("C".to_string(), "a comment".to_string()),
+        ];
+        assert_eq!(g.extra, kept);
+        assert_eq!(
+            g.tw,
+            Some(Clock {
+                main: 60.0,
+                increment: 1.0,
+                grace: 120.0
+            })
+        );
+        let out = g.to_string();
+        assert!(
+            out.starts_with("(;GM[Othello]TB[5:00]TW[1:00/1]KM[0.5]C[a comment]TY[8]"),
+            "{out}"
+        );
+        assert_eq!(parse_ggf(&out), Ok(g));
+    }
+
+    #[test]
+    fn several_records_and_line_numbers() {
+        let text = format!("{}\n\n{}\n", record("B[F5]"), record("B[F5]W[F6]"));
+        let gs = parse_ggf_records(&text).unwrap();
+        assert_eq!(
+            gs.iter().map(|g| g.moves.len()).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        let bad = format!("{}\n  {}", record(""), record("B[F5]W[F5]"));
+        let e = parse_ggf_records(&bad).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(e.to_string().contains("at line 2, column "), "{e}");
+        assert!(e.to_string().contains("'W[F5]'"), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_offending_text() {
+        let ok = record("B[F5]");
+        let cases = [
+            (String::new(), "cut short before '(;'"),
+            ("GM[Othello]".to_string(), "must start with '(;'"),
+            (ok[..ok.len() - 2].to_string(), "not closed with ';)'"),
+            (ok[..ok.len() - 1].to_string(), "not closed with ';)'"),
+            (
+                "(;GM[Othello".to_string(),
+                "unclosed '[' in tag GM at column 3: 'GM[Othello'",
+            ),
+            ("(;GM".to_string(), "cut short after tag name 'GM'"),
+            (
+                "(;GM Othello];)".to_string(),
+                "expected '[' after tag name 'GM', found ' '",
+            ),
+            ("(;GM[Othello]!;)".to_string(), "unexpected '!'"),
+            ("(;GM[Othello];)".to_string(), "no BO tag"),
+            (ok.replace("TY[8]", "TY[10]"), "TY[10] is not supported"),
+            (
+                ok.replace("BO[8 ", "BO[10 "),
+                "board size 10 is not supported",
+            ),
+            (
+                ok.replace("BO[8 ", "BO["),
+                "BO must start with the board size 8",
+            ),
+            (
+                ok.replace("O*---", "Q*---"),
+                "unexpected character 'Q' for square d4",
+            ),
+            (ok.replace("--- *]", "---]"), "no side to move"),
+            (ok.replace("--- *]", "--- -]"), "'-' is not a side to move"),
+            (
+                ok.replace("--- *]", "--- * x]"),
+                "after the side to move in BO",
+            ),
+            (
+                ok.replace("TI[15:00]", "TI[15:xx]"),
+                "'15:xx' is not a clock",
+            ),
+            (
+                ok.replace("B[F5]", "B[F5/abc]"),
+                "'abc' in move item 'F5/abc'",
+            ),
+            (ok.replace("B[F5]", "B[A1]"), "'A1' is illegal as move 1"),
+            (
+                ok.replace("B[F5]", "W[F5]"),
+                "move 1 is out of turn: black is to move",
+            ),
+            (ok.replace("B[F5]", "B[PA]"), "'PA' is illegal as move 1"),
+            (format!("{ok} x"), "after the GGF record's ';)'"),
+        ];
+        for (text, want) in cases {
+            let e = parse_ggf(&text).unwrap_err();
+            assert!(e.to_string().contains(want), "{text}: {e}");
+        }
+        let e = parse_ggf(&ok.replace("TI[15:00]", "TI[15:xx]")).unwrap_err();
+        assert_eq!(&ok[e.offset..e.offset + 5], "15:00");
+    }
+}
