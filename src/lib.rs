@@ -2,15 +2,23 @@
 //!
 //! The library holds everything; `main.rs` only parses the command line. Modules
 //! follow the phases of the engine: [`board`] (bitboards and rules), [`format`](mod@format)
-//! (notation and file formats) and [`perft`] (move-generator verification).
+//! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
+//! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
+//! [`perft`] (move-generator verification).
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod format;
 pub mod game;
 pub mod perft;
 pub mod rng;
+pub mod search;
+pub mod selfplay;
+pub mod solve;
+pub mod tt;
 
 pub use board::{Board, Color, IllegalMove, Move, Position, Square};

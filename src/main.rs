@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use mollett::{Position, format, perft};
+use mollett::{Position, bench, format, perft, solve};
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// Mollett, a Reversi/Othello engine.
@@ -28,6 +29,26 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Solve every position of an OBF file exactly and check the file's scores.
+    Solve {
+        /// The OBF file (one position per line, optionally with scored moves).
+        file: std::path::PathBuf,
+        /// Prove only win, loss or draw (faster).
+        #[arg(long)]
+        wld: bool,
+        /// Positions solved at once, one search thread each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size per search, in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Print only JSON, one object per line, on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search a fixed list of positions at fixed depths on one thread and print the
+    /// node-count signature (`Nodes searched: N`).
+    Bench,
 }
 
 /// A position given on the command line: a board string, or else a transcript.
@@ -61,24 +82,104 @@ fn run_perft(depth: u32, position: Option<String>, threads: Option<usize>) -> Re
     Ok(())
 }
 
+fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> Result<bool> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let entries: Vec<_> = format::parse_obf(&text)
+        .with_context(|| format!("in {}", file.display()))?
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect();
+    let total = entries.len();
+    let progress = std::io::stderr().is_terminal();
+    if !json {
+        println!("{}", solve::REPORT_HEADER);
+    }
+    let summary = solve::solve_all(&entries, &opts, &mut |r| {
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+        if json {
+            println!("{}", serde_json::to_string(r).expect("reports serialise"));
+        } else {
+            println!("{}", solve::format_report(r));
+        }
+        if progress && r.index < total {
+            eprint!("solving {}/{total}", r.index + 1);
+            let _ = std::io::stderr().flush();
+        }
+    })?;
+    if json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        println!(
+            "positions {}, nodes {}, seconds {:.3}, nodes/s {:.0}, disagreements {}",
+            summary.positions,
+            summary.nodes,
+            summary.seconds,
+            summary.nodes_per_second,
+            summary.disagreements
+        );
+    }
+    Ok(summary.disagreements == 0)
+}
+
+fn run_bench() -> Result<()> {
+    let lines = bench::run(&mut |l| {
+        println!(
+            "position {:>2} depth {:>2} nodes {:>12} seconds {:.3}",
+            l.index,
+            l.depth,
+            l.nodes,
+            l.elapsed.as_secs_f64()
+        );
+    })?;
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+    println!("Nodes searched: {nodes}");
+    println!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
 fn main() {
-    if let Err(e) = run(Cli::parse()) {
-        eprintln!("mollett: {e:#}");
-        std::process::exit(2);
+    match run(Cli::parse()) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("mollett: {e:#}");
+            std::process::exit(2);
+        }
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+/// Runs a command; `Ok(false)` means it ran but found a failure (exit status 1).
+fn run(cli: Cli) -> Result<bool> {
     match cli.command {
         Some(Command::Perft {
             depth,
             position,
             threads,
-        }) => run_perft(depth, position, threads),
+        }) => run_perft(depth, position, threads).map(|()| true),
+        Some(Command::Solve {
+            file,
+            wld,
+            threads,
+            hash,
+            json,
+        }) => run_solve(
+            &file,
+            solve::SolveOptions {
+                wld,
+                threads,
+                hash_mb: hash,
+            },
+            json,
+        ),
+        Some(Command::Bench) => run_bench().map(|()| true),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
-            Ok(())
+            Ok(true)
         }
     }
 }

@@ -18,6 +18,7 @@ pub(crate) mod avx2;
 pub mod bitboard;
 pub mod movegen;
 pub mod square;
+pub mod stability;
 
 use std::fmt;
 

@@ -1,0 +1,117 @@
+//! `mollett bench`: a fixed list of positions searched to fixed depths on one
+//! thread with a fresh table. The total node count is a signature of the search:
+//! identical on every machine and every run, and changed only by a change to what
+//! the search does.
+
+use crate::Position;
+use crate::eval::EvalKind;
+use crate::search::{Limits, SearchRequest, search};
+use crate::tt::{TranspositionTable, TtError};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The bench positions (board strings) and the midgame depth searched from each.
+/// Openings, midgames (from the FFO set, 24–36 empties) and endgames, where a
+/// depth at or above the empties means an exact solve.
+pub const POSITIONS: &[(&str, u32)] = &[
+    (
+        "---------------------------OX------XO--------------------------- X",
+        12,
+    ),
+    (
+        "---OOOO----OOO----XOXOXX--XOOXXX--XOOXXX--XOOOXX--OXXX-X--XXXX-- X",
+        10,
+    ),
+    (
+        "--O--X----O--X-O-OOXXXOO--XXXXXO--XXOOOO-XXXXXX---XXX----X-OOO-- O",
+        10,
+    ),
+    (
+        "--OOOO-----OOO---OOOOO--XXOXXOO--OXOXOO-OXXXXXX---X-X----------- X",
+        10,
+    ),
+    (
+        "----X-----OXXO-X--OXOOXX-OOXXOXX--OXXO-X--XXOO----XOOO-------O-- O",
+        10,
+    ),
+    (
+        "--------------X-----O-XX---OOOX-OOOOXOXX--OOOOOO--O-OO-O----OO-- X",
+        10,
+    ),
+    (
+        "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X",
+        10,
+    ),
+    (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        60,
+    ),
+    (
+        "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X",
+        60,
+    ),
+    (
+        "-XXXX-----OXXX--XOXOXOXXOXOXXOXXOXXOXOOOXXXOXOOX--OXXO---OOOOO-- O",
+        60,
+    ),
+];
+
+/// The table size the bench uses, in MB.
+pub const BENCH_HASH_MB: usize = 64;
+
+/// One bench position's figures.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// Position number, from 1.
+    pub index: usize,
+    /// Depth searched.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Runs the bench, calling `each` after every position; returns the lines.
+pub fn run(each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> {
+    let tt = TranspositionTable::new(BENCH_HASH_MB)?;
+    let stop = AtomicBool::new(false);
+    let mut lines = Vec::new();
+    for (i, &(text, depth)) in POSITIONS.iter().enumerate() {
+        let pos: Position = text.parse().expect("bench positions are valid");
+        tt.clear();
+        let req = SearchRequest {
+            board: pos.board,
+            limits: Limits {
+                depth,
+                exact_empties: 0,
+                wld_empties: 0,
+            },
+            eval: EvalKind::Mobility,
+            seed: 0,
+            find_ties: true,
+        };
+        let r = search(&req, &tt, &stop, &mut |_| {});
+        let line = BenchLine {
+            index: i + 1,
+            depth,
+            nodes: r.nodes,
+            elapsed: r.elapsed,
+        };
+        each(&line);
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_parse() {
+        for (text, _) in POSITIONS {
+            assert!(text.parse::<Position>().is_ok(), "{text}");
+        }
+    }
+}

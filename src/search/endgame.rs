@@ -1,0 +1,553 @@
+//! The exact endgame solver: plays the rest of the game out to the final count.
+//!
+//! Scores here are whole discs (the final disc difference for the side to move,
+//! empties to the winner); the caller converts to centi-discs. A pass costs no
+//! depth: the search always runs to the end of the game. Layers, deepest first:
+//! - [`Solver::solve`]: the root, a principal-variation search over the window;
+//! - `pvs`: PV nodes (few), full window, null-window probes for later moves;
+//! - `nws` (null-window search) above `SHALLOW_EMPTIES`: transposition table,
+//!   stability cut-off, fastest-first ordering;
+//! - `nws` at `SHALLOW_EMPTIES` or fewer: no table, moves in quadrant-parity order;
+//! - `solve_4` .. `solve_1`: hand-unrolled last empties, parity order, no move mask.
+//!
+//! The recursive functions exist twice, once compiled for the baseline and once for
+//! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
+
+use super::midgame::PASS;
+use super::params::{
+    ENDGAME_TT_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES, SHALLOW_EMPTIES, STABILITY_MIN_EMPTIES,
+    STOP_CHECK_INTERVAL, stability_threshold,
+};
+use crate::board::bitboard::{CORNERS, Squares};
+use crate::board::stability::stable_discs;
+use crate::board::{Board, movegen};
+use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A score no game reaches, above every final count.
+pub const INF_DISCS: i32 = 65;
+
+/// The four 4×4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Squares in quadrants holding an odd number of empties: playing there first
+/// tends to leave the last move in each region to the mover (Edax, Zebra).
+#[inline(always)]
+fn odd_quadrants(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// The solver's state for one search: node counter, stop flag, shared table.
+pub struct Solver<'a> {
+    /// Positions visited.
+    pub nodes: u64,
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    next_check: u64,
+    aborted: bool,
+}
+
+/// The result of a PV solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The score in discs for the side to move, exact when inside the window.
+    pub score: i32,
+    /// The principal variation, passes as [`PASS`]; empty when the game is over.
+    pub pv: Vec<u8>,
+}
+
+impl Solved {
+    /// The best move's square; `None` when the side to move must pass or the game
+    /// is over.
+    pub fn best(&self) -> Option<u8> {
+        self.pv.first().copied().filter(|&m| m != PASS)
+    }
+}
+
+impl<'a> Solver<'a> {
+    /// A solver sharing `tt` and watching `stop`.
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a> {
+        Solver {
+            nodes: 0,
+            tt,
+            stop,
+            next_check: STOP_CHECK_INTERVAL,
+            aborted: false,
+        }
+    }
+
+    /// Whether the stop flag cut the last search short (its result is then void).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Solves `board` within `(alpha, beta)` (discs): the exact score if it lies
+    /// strictly inside, otherwise a bound on the correct side. `(-1, 1)` gives a
+    /// win/loss/draw proof.
+    pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> Solved {
+        #[cfg(target_arch = "x86_64")]
+        if movegen::has_fast_kernel() {
+            // SAFETY: the CPU supports every feature `pvs_fast` is compiled for.
+            return unsafe { pvs_fast(self, board, alpha, beta) };
+        }
+        pvs_plain(self, board, alpha, beta)
+    }
+
+    /// A null-window search: the score if it is at most `alpha`, otherwise a
+    /// lower bound above `alpha`.
+    pub fn nws(&mut self, board: Board, alpha: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if movegen::has_fast_kernel() {
+            // SAFETY: the CPU supports every feature `nws_fast` is compiled for.
+            return unsafe { nws_fast(self, board, alpha) };
+        }
+        nws_plain(self, board, alpha)
+    }
+
+    /// Whether to stop now; polls the shared flag every few thousand nodes.
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The last four empties.
+
+/// One empty square `sq` left: the final score for the side to move.
+#[inline(always)]
+fn solve_1(s: &mut Solver, p: u64, o: u64, sq: u8) -> i32 {
+    s.nodes += 1;
+    let f = movegen::flips(sq, p, o);
+    if f != 0 {
+        // The board fills up: the mover has its discs, the flips and the new one.
+        return 2 * (p.count_ones() + f.count_ones()) as i32 + 2 - 64;
+    }
+    let f = movegen::flips(sq, o, p);
+    if f != 0 {
+        return 64 - 2 * (o.count_ones() + f.count_ones()) as i32 - 2;
+    }
+    // Nobody can take the last square: it goes to the winner (63 discs, no draw).
+    let d = 2 * p.count_ones() as i32 - 63;
+    d + d.signum()
+}
+
+/// The final score of a finished game for the side to move, empties to the winner.
+#[inline(always)]
+fn final_score(p: u64, o: u64) -> i32 {
+    Board::new(p, o).final_score()
+}
+
+/// Null-window search of the last two empties `a`, `b` (score > `alpha`?).
+#[inline(always)]
+fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) -> i32 {
+    s.nodes += 1;
+    let mut best = -INF_DISCS;
+    for (sq, rest) in [(a, b), (b, a)] {
+        let f = movegen::flips(sq, p, o);
+        if f != 0 {
+            let v = -solve_1(s, o ^ f, p | f | 1 << sq, rest);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        return best;
+    }
+    // The mover passes; the opponent plays if it can.
+    for (sq, rest) in [(a, b), (b, a)] {
+        let f = movegen::flips(sq, o, p);
+        if f != 0 {
+            let v = solve_1(s, p ^ f, o | f | 1 << sq, rest);
+            if v < best || best == -INF_DISCS {
+                best = v;
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        best
+    } else {
+        final_score(p, o)
+    }
+}
+
+/// Null-window search of the last three empties, in the given order.
+#[inline(always)]
+fn solve_3(s: &mut Solver, p: u64, o: u64, alpha: i32, e: [u8; 3], passed: bool) -> i32 {
+    s.nodes += 1;
+    let mut best = -INF_DISCS;
+    for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
+        let f = movegen::flips(sq, p, o);
+        if f != 0 {
+            let v = -solve_2(s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_3(s, o, p, -alpha - 1, e, true)
+    }
+}
+
+/// Null-window search of the last four empties, odd-quadrant squares first.
+#[inline(always)]
+fn solve_4(s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+    s.nodes += 1;
+    let empty = !(p | o);
+    let odd = odd_quadrants(empty);
+    let mut e = [0u8; 4];
+    for (n, sq) in Squares(empty & odd).chain(Squares(empty & !odd)).enumerate() {
+        e[n] = sq;
+    }
+    let mut best = -INF_DISCS;
+    for (sq, rest) in [
+        (e[0], [e[1], e[2], e[3]]),
+        (e[1], [e[0], e[2], e[3]]),
+        (e[2], [e[0], e[1], e[3]]),
+        (e[3], [e[0], e[1], e[2]]),
+    ] {
+        let f = movegen::flips(sq, p, o);
+        if f != 0 {
+            let v = -solve_3(s, o ^ f, p | f | 1 << sq, -alpha - 1, rest, false);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        best
+    } else if passed {
+        final_score(p, o)
+    } else {
+        -solve_4(s, o, p, -alpha - 1, true)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Null-window search from five empties up.
+
+/// How promising a move is for fastest-first ordering (higher first): few replies
+/// for the opponent, corners, and the parity region.
+#[inline(always)]
+fn order_score(child: &Board, sq: u8, odd: u64) -> i32 {
+    let replies = child.moves();
+    let mut v = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    if CORNERS >> sq & 1 != 0 {
+        v += 8;
+    }
+    if odd >> sq & 1 != 0 {
+        v += 4;
+    }
+    v
+}
+
+/// The null-window node: is the score above `alpha`? Fail-soft.
+#[inline(always)]
+fn nws_body(
+    s: &mut Solver,
+    board: Board,
+    alpha: i32,
+    recurse: impl Fn(&mut Solver, Board, i32) -> i32,
+) -> i32 {
+    let (p, o) = (board.player, board.opponent);
+    let empty = !(p | o);
+    let empties = empty.count_ones();
+    if empties <= 4 {
+        return match empties {
+            0 => {
+                s.nodes += 1;
+                final_score(p, o)
+            }
+            1 => solve_1(s, p, o, empty.trailing_zeros() as u8),
+            2 => {
+                let a = empty.trailing_zeros() as u8;
+                solve_2(s, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
+            }
+            3 => {
+                let mut e = [0u8; 3];
+                for (i, sq) in Squares(empty).enumerate() {
+                    e[i] = sq;
+                }
+                solve_3(s, p, o, alpha, e, false)
+            }
+            _ => solve_4(s, p, o, alpha, false),
+        };
+    }
+    s.nodes += 1;
+    if s.should_stop() {
+        return 0;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves() == 0 {
+            return final_score(p, o);
+        }
+        return -recurse(s, passed, -alpha - 1);
+    }
+
+    // Stability cut-off: the opponent's stable discs cap what the mover can reach.
+    if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
+        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+        if cap <= alpha {
+            return cap;
+        }
+    }
+
+    let odd = odd_quadrants(empty);
+    if empties <= SHALLOW_EMPTIES {
+        let mut best = -INF_DISCS;
+        for sq in Squares(moves & odd).chain(Squares(moves & !odd)) {
+            let f = movegen::flips(sq, p, o);
+            let v = -recurse(s, board.make(sq, f), -alpha - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+    // Deep nodes: the table, then moves ordered fastest-first.
+    let hash = board.hash();
+    let mut tt_move = NO_MOVE;
+    if empties >= ENDGAME_TT_MIN_EMPTIES
+        && let Some(d) = s.tt.probe(hash)
+    {
+        if d.level == LEVEL_EXACT && d.depth as u32 == empties {
+            let (lo, hi) = (d.lower as i32 / 100, d.upper as i32 / 100);
+            if lo > alpha {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+        }
+        tt_move = d.best_move;
+    }
+
+    let mut list = [(0u8, 0u64, 0i32); 32];
+    let mut n = 0;
+    for sq in Squares(moves) {
+        let f = movegen::flips(sq, p, o);
+        let score = if sq == tt_move {
+            i32::MAX
+        } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
+            order_score(&board.make(sq, f), sq, odd)
+        } else {
+            (odd >> sq & 1) as i32
+        };
+        list[n] = (sq, f, score);
+        n += 1;
+    }
+    let mut best = -INF_DISCS;
+    let mut best_move = NO_MOVE;
+    for i in 0..n {
+        // Selection sort, one step per move tried: a cut-off skips the rest.
+        let mut k = i;
+        for j in i + 1..n {
+            if list[j].2 > list[k].2 {
+                k = j;
+            }
+        }
+        list.swap(i, k);
+        let (sq, f, _) = list[i];
+        let v = -recurse(s, board.make(sq, f), -alpha - 1);
+        if s.aborted {
+            return 0;
+        }
+        if v > best {
+            best = v;
+            best_move = sq;
+            if v > alpha {
+                break;
+            }
+        }
+    }
+    if empties >= ENDGAME_TT_MIN_EMPTIES {
+        let (lower, upper) = if best > alpha {
+            (best, INF_DISCS - 1)
+        } else {
+            (-(INF_DISCS - 1), best)
+        };
+        s.tt.store(
+            hash,
+            TtData {
+                lower: (lower.max(-64) * 100) as i16,
+                upper: (upper.min(64) * 100) as i16,
+                depth: empties as u8,
+                best_move,
+                level: LEVEL_EXACT,
+            },
+        );
+    }
+    best
+}
+
+fn nws_plain(s: &mut Solver, board: Board, alpha: i32) -> i32 {
+    nws_body(s, board, alpha, nws_plain)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn nws_fast(s: &mut Solver, board: Board, alpha: i32) -> i32 {
+    nws_body(s, board, alpha, |s, b, a| nws_fast(s, b, a))
+}
+
+// ---------------------------------------------------------------------------
+// Principal-variation nodes.
+
+/// A PV node over `(alpha, beta)`: the first move with the full window, the rest
+/// with a null window and a re-search when one beats `alpha`. Returns the score
+/// and the best move.
+#[inline(always)]
+fn pvs_body(
+    s: &mut Solver,
+    board: Board,
+    mut alpha: i32,
+    beta: i32,
+    recurse: impl Fn(&mut Solver, Board, i32, i32) -> Solved,
+    nws: impl Fn(&mut Solver, Board, i32) -> i32,
+) -> Solved {
+    s.nodes += 1;
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves() == 0 {
+            let score = board.final_score();
+            return Solved {
+                score,
+                pv: Vec::new(),
+            };
+        }
+        let mut r = recurse(s, passed, -beta, -alpha);
+        r.score = -r.score;
+        r.pv.insert(0, PASS);
+        return r;
+    }
+    let empty = board.empty();
+    let odd = odd_quadrants(empty);
+    let tt_move = s.tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
+    let mut list = [(0u8, 0i32); 32];
+    let mut n = 0;
+    for sq in Squares(moves) {
+        let child = board.make(sq, board.flips(sq));
+        let score = if sq == tt_move {
+            i32::MAX
+        } else {
+            order_score(&child, sq, odd)
+        };
+        list[n] = (sq, score);
+        n += 1;
+    }
+    list[..n].sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    let mut best = Solved {
+        score: -INF_DISCS,
+        pv: Vec::new(),
+    };
+    let alpha0 = alpha;
+    for (i, &(sq, _)) in list[..n].iter().enumerate() {
+        let child = board.make(sq, board.flips(sq));
+        let mut line = Solved {
+            score: 0,
+            pv: Vec::new(),
+        };
+        if i == 0 {
+            line = recurse(s, child, -beta, -alpha);
+            line.score = -line.score;
+        } else {
+            line.score = -nws(s, child, -alpha - 1);
+            if line.score > alpha && line.score < beta && !s.aborted {
+                line = recurse(s, child, -beta, -alpha);
+                line.score = -line.score;
+            }
+        }
+        if s.aborted {
+            return best;
+        }
+        if line.score > best.score {
+            line.pv.insert(0, sq);
+            best = line;
+            if best.score > alpha {
+                alpha = best.score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    if board.empties() >= ENDGAME_TT_MIN_EMPTIES {
+        let (lower, upper) = if best.score >= beta {
+            (best.score, 64)
+        } else if best.score > alpha0 {
+            (best.score, best.score)
+        } else {
+            (-64, best.score)
+        };
+        s.tt.store(
+            board.hash(),
+            TtData {
+                lower: (lower * 100) as i16,
+                upper: (upper * 100) as i16,
+                depth: board.empties() as u8,
+                best_move: best.pv.first().copied().unwrap_or(NO_MOVE),
+                level: LEVEL_EXACT,
+            },
+        );
+    }
+    best
+}
+
+fn pvs_plain(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
+    pvs_body(s, board, alpha, beta, pvs_plain, nws_plain)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn pvs_fast(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
+    pvs_body(
+        s,
+        board,
+        alpha,
+        beta,
+        |s, b, a, be| pvs_fast(s, b, a, be),
+        |s, b, a| nws_fast(s, b, a),
+    )
+}

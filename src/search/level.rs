@@ -1,0 +1,158 @@
+//! Levels: a numeric level 1–60 in the spirit of Edax's table, and three named
+//! levels for people.
+//!
+//! | level | midgame depth | exact solve at empties ≤ | win/loss/draw at empties ≤ | evaluation |
+//! |---|---|---|---|---|
+//! | 1–10 | level | 2 × level | 2 × level | mobility-first |
+//! | 11–59 | level | 20 + (level − 10) × 2 / 5 | exact + 2 | mobility-first |
+//! | 60 | 60 | 60 (always exact) | 60 | mobility-first |
+//! | easy | 2 | 4 | 4 | disc count |
+//! | medium | 6 | 12 | 14 | mobility-first |
+//! | hard | 12 | 20 | 24 | mobility-first |
+//!
+//! Level 21, Edax's default, thus solves exactly at 24 empties, as Edax does.
+
+use super::Limits;
+use crate::eval::EvalKind;
+use std::fmt;
+use std::str::FromStr;
+
+/// A playing strength: search limits plus the evaluation to play with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The name as given (`"21"`, `"easy"`).
+    pub name: LevelName,
+    /// Depth and solve thresholds.
+    pub limits: Limits,
+    /// The leaf evaluation.
+    pub eval: EvalKind,
+}
+
+/// How a level was named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelName {
+    /// A numeric level, 1..=60.
+    Number(u32),
+    /// Shallow, playing the disc count.
+    Easy,
+    /// Deeper, mobility-first.
+    Medium,
+    /// Deeper still, with a wide exact window.
+    Hard,
+}
+
+impl Level {
+    /// The numeric level `n` (clamped to 1..=60).
+    pub fn number(n: u32) -> Level {
+        let n = n.clamp(1, 60);
+        let (exact, wld) = match n {
+            1..=10 => (2 * n, 2 * n),
+            60 => (60, 60),
+            _ => {
+                let e = 20 + (n - 10) * 2 / 5;
+                (e, e + 2)
+            }
+        };
+        Level {
+            name: LevelName::Number(n),
+            limits: Limits {
+                depth: n,
+                exact_empties: exact,
+                wld_empties: wld,
+            },
+            eval: EvalKind::Mobility,
+        }
+    }
+
+    /// A named level.
+    pub fn named(name: LevelName) -> Level {
+        let (depth, exact, wld, eval) = match name {
+            LevelName::Number(n) => return Level::number(n),
+            LevelName::Easy => (2, 4, 4, EvalKind::Discs),
+            LevelName::Medium => (6, 12, 14, EvalKind::Mobility),
+            LevelName::Hard => (12, 20, 24, EvalKind::Mobility),
+        };
+        Level {
+            name,
+            limits: Limits {
+                depth,
+                exact_empties: exact,
+                wld_empties: wld,
+            },
+            eval,
+        }
+    }
+}
+
+impl Default for Level {
+    /// Level 21, Edax's default.
+    fn default() -> Level {
+        Level::number(21)
+    }
+}
+
+/// Why a level did not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLevel(pub String);
+
+impl fmt::Display for BadLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a level (1..60, easy, medium or hard)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadLevel {}
+
+impl FromStr for Level {
+    type Err = BadLevel;
+
+    fn from_str(s: &str) -> Result<Level, BadLevel> {
+        let t = s.trim().to_ascii_lowercase();
+        let name = match t.as_str() {
+            "easy" => LevelName::Easy,
+            "medium" => LevelName::Medium,
+            "hard" => LevelName::Hard,
+            _ => match t.parse::<u32>() {
+                Ok(n @ 1..=60) => LevelName::Number(n),
+                _ => return Err(BadLevel(s.to_string())),
+            },
+        };
+        Ok(Level::named(name))
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name {
+            LevelName::Number(n) => write!(f, "{n}"),
+            LevelName::Easy => f.write_str("easy"),
+            LevelName::Medium => f.write_str("medium"),
+            LevelName::Hard => f.write_str("hard"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_matches_the_documented_rules() {
+        let l = Level::number(5);
+        assert_eq!((l.limits.depth, l.limits.exact_empties), (5, 10));
+        assert_eq!(Level::number(21).limits.exact_empties, 24);
+        assert_eq!(Level::number(60).limits.exact_empties, 60);
+        assert_eq!("easy".parse::<Level>().unwrap().eval, EvalKind::Discs);
+        assert_eq!("HARD".parse::<Level>().unwrap().limits.depth, 12);
+        for bad in ["0", "61", "-3", "", "expert"] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
+        for s in ["1", "21", "60", "easy", "medium", "hard"] {
+            assert_eq!(s.parse::<Level>().unwrap().to_string(), s);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! The midgame search: a principal-variation search (negascout) over the
+//! evaluation, with the transposition table, fastest-first move ordering, and a
+//! hand-off to the exact solver once the remaining depth reaches the end of the game.
+//!
+//! Scores are centi-discs from the side to move's point of view (see [`crate::eval`]).
+//! A pass costs no depth. A finished game scores its exact final count.
+
+use super::endgame::{INF_DISCS, Solver};
+use super::ordering::order_moves;
+use super::params::{MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
+use crate::board::{Board, movegen};
+use crate::eval::{DISC, EvalKind, evaluate};
+use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Above every score: no position is worth this.
+pub const INF: i32 = 10_000;
+
+/// The pass move in a principal variation.
+pub const PASS: u8 = 64;
+
+/// A PV node's result: the score and the line that leads to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Centi-discs for the side to move.
+    pub score: i32,
+    /// Moves from this position, [`PASS`] for a pass.
+    pub pv: Vec<u8>,
+}
+
+/// One worker's midgame search state.
+pub struct Midgame<'a> {
+    /// Positions visited, exact-solver nodes included.
+    pub nodes: u64,
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    eval: EvalKind,
+    next_check: u64,
+    aborted: bool,
+}
+
+impl<'a> Midgame<'a> {
+    /// A search sharing `tt`, watching `stop`, scoring leaves with `eval`.
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Midgame<'a> {
+        Midgame {
+            nodes: 0,
+            tt,
+            stop,
+            eval,
+            next_check: STOP_CHECK_INTERVAL,
+            aborted: false,
+        }
+    }
+
+    /// Whether the stop flag cut the last search short.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// A PV search of `board` to `depth` plies over `(alpha, beta)`.
+    pub fn pvs(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+        #[cfg(target_arch = "x86_64")]
+        if movegen::has_fast_kernel() {
+            // SAFETY: the CPU supports every feature `pv_fast` is compiled for.
+            return unsafe { pv_fast(self, board, depth, alpha, beta) };
+        }
+        pv_plain(self, board, depth, alpha, beta)
+    }
+
+    /// A null-window search: is `board` worth more than `alpha` at `depth`?
+    pub fn nws(&mut self, board: Board, depth: u32, alpha: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if movegen::has_fast_kernel() {
+            // SAFETY: the CPU supports every feature `nws_fast` is compiled for.
+            return unsafe { nws_fast(self, board, depth, alpha) };
+        }
+        nws_plain(self, board, depth, alpha)
+    }
+
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Hands a node whose depth reaches the end of the game to the exact solver,
+    /// converting the window to discs and the result back.
+    fn exact(&mut self, board: Board, alpha: i32, beta: i32) -> Line {
+        let a = alpha.div_euclid(DISC).clamp(-INF_DISCS, INF_DISCS);
+        let b = (beta + DISC - 1)
+            .div_euclid(DISC)
+            .clamp(-INF_DISCS, INF_DISCS);
+        let mut solver = Solver::new(self.tt, self.stop);
+        let r = solver.solve(board, a, b.max(a + 1));
+        self.nodes += solver.nodes;
+        self.aborted |= solver.aborted();
+        Line {
+            score: r.score * DISC,
+            pv: r.pv,
+        }
+    }
+}
+
+/// A table entry's bounds, if deep enough to use at `depth`.
+#[inline(always)]
+fn usable(d: &TtData, depth: u32) -> Option<(i32, i32)> {
+    (d.level == LEVEL_EXACT || d.depth as u32 >= depth).then_some((d.lower as i32, d.upper as i32))
+}
+
+/// The null-window node. Steps: count and stop check; pass or game end; leaf
+/// evaluation; exact hand-off; table cut-off; ordered moves; table store.
+#[inline(always)]
+fn nws_body(
+    m: &mut Midgame,
+    board: Board,
+    depth: u32,
+    alpha: i32,
+    nws: impl Fn(&mut Midgame, Board, u32, i32) -> i32,
+) -> i32 {
+    // Step 1. Count the node; poll the stop flag.
+    m.nodes += 1;
+    if m.should_stop() {
+        return 0;
+    }
+    // Step 2. No move: a pass, which costs no depth, or the end of the game.
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves() == 0 {
+            return board.final_score() * DISC;
+        }
+        return -nws(m, passed, depth, -alpha - 1);
+    }
+    // Step 3. The horizon: the evaluation.
+    if depth == 0 {
+        return evaluate(m.eval, &board);
+    }
+    // Step 4. Deep enough to see the end: solve exactly.
+    if depth >= board.empties() {
+        return m.exact(board, alpha, alpha + 1).score;
+    }
+    // Step 5. The table: a cut-off, or at least a move to try first.
+    let hash = board.hash();
+    let mut tt_move = NO_MOVE;
+    if depth >= MIDGAME_TT_MIN_DEPTH
+        && let Some(d) = m.tt.probe(hash)
+    {
+        if let Some((lo, hi)) = usable(&d, depth) {
+            if lo > alpha {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+        }
+        tt_move = d.best_move;
+    }
+    // Step 6. The moves, best-looking first.
+    let list = order_moves(&board, moves, tt_move, depth);
+    let mut best = -INF;
+    let mut best_move = NO_MOVE;
+    for &(sq, f) in list.as_slice() {
+        let v = -nws(m, board.make(sq, f), depth - 1, -alpha - 1);
+        if m.aborted {
+            return 0;
+        }
+        if v > best {
+            best = v;
+            best_move = sq;
+            if v > alpha {
+                break;
+            }
+        }
+    }
+    // Step 7. Remember the bound.
+    if depth >= MIDGAME_TT_MIN_DEPTH {
+        let (lower, upper) = if best > alpha {
+            (best, INF)
+        } else {
+            (-INF, best)
+        };
+        store(m.tt, hash, lower, upper, depth, best_move);
+    }
+    best
+}
+
+/// Stores a midgame bound, clamping the scores to the table's range.
+fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32, mv: u8) {
+    tt.store(
+        hash,
+        TtData {
+            lower: lower.clamp(-64 * DISC, 64 * DISC) as i16,
+            upper: upper.clamp(-64 * DISC, 64 * DISC) as i16,
+            depth: depth.min(255) as u8,
+            best_move: mv,
+            level: LEVEL_MIDGAME,
+        },
+    );
+}
+
+/// The PV node: the first move with the full window, the others with a null
+/// window, re-searched when they beat `alpha`.
+#[inline(always)]
+fn pv_body(
+    m: &mut Midgame,
+    board: Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    pv: impl Fn(&mut Midgame, Board, u32, i32, i32) -> Line,
+    nws: impl Fn(&mut Midgame, Board, u32, i32) -> i32,
+) -> Line {
+    m.nodes += 1;
+    if m.should_stop() {
+        return Line::default();
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves() == 0 {
+            return Line {
+                score: board.final_score() * DISC,
+                pv: Vec::new(),
+            };
+        }
+        let mut line = pv(m, passed, depth, -beta, -alpha);
+        line.score = -line.score;
+        line.pv.insert(0, PASS);
+        return line;
+    }
+    if depth == 0 {
+        return Line {
+            score: evaluate(m.eval, &board),
+            pv: Vec::new(),
+        };
+    }
+    if depth >= board.empties() {
+        return m.exact(board, alpha, beta);
+    }
+    let hash = board.hash();
+    let tt_move = m.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
+    let list = order_moves(&board, moves, tt_move, depth.max(2));
+    let alpha0 = alpha;
+    let mut best = Line {
+        score: -INF,
+        pv: Vec::new(),
+    };
+    for (i, &(sq, f)) in list.as_slice().iter().enumerate() {
+        let child = board.make(sq, f);
+        let mut line;
+        if i == 0 {
+            line = pv(m, child, depth - 1, -beta, -alpha);
+            line.score = -line.score;
+        } else {
+            let v = -nws(m, child, depth - 1, -alpha - 1);
+            if v > alpha && v < beta && !m.aborted {
+                line = pv(m, child, depth - 1, -beta, -alpha);
+                line.score = -line.score;
+            } else {
+                line = Line {
+                    score: v,
+                    pv: Vec::new(),
+                };
+            }
+        }
+        if m.aborted {
+            return best;
+        }
+        if line.score > best.score {
+            line.pv.insert(0, sq);
+            best = line;
+            if best.score > alpha {
+                alpha = best.score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    let best_move = best.pv.first().copied().unwrap_or(NO_MOVE);
+    let (lower, upper) = if best.score >= beta {
+        (best.score, INF)
+    } else if best.score > alpha0 {
+        (best.score, best.score)
+    } else {
+        (-INF, best.score)
+    };
+    store(m.tt, hash, lower, upper, depth, best_move);
+    best
+}
+
+fn nws_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
+    nws_body(m, b, depth, alpha, nws_plain)
+}
+
+fn pv_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+    pv_body(m, b, depth, alpha, beta, pv_plain, nws_plain)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn nws_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
+    nws_body(m, b, depth, alpha, |m, b, d, a| nws_fast(m, b, d, a))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn pv_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+    pv_body(
+        m,
+        b,
+        depth,
+        alpha,
+        beta,
+        |m, b, d, a, be| pv_fast(m, b, d, a, be),
+        |m, b, d, a| nws_fast(m, b, d, a),
+    )
+}

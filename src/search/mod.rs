@@ -1,0 +1,156 @@
+//! The search: iterative deepening over the midgame search, or an exact (or
+//! win/loss/draw) solve once the empties fall to the request's threshold.
+//!
+//! Scores are centi-discs ([`crate::eval::DISC`] = 100 per disc) for the side to
+//! move; exact results are whole discs × 100. The search never prints: it reports
+//! each completed iteration to a callback and returns a [`SearchResult`].
+//!
+//! Determinism: nothing here reads the clock to decide anything (the clock is only
+//! measured for reports), and moves rated exactly equal at the root are told apart
+//! by a draw from [`Rng`] seeded with the request's seed and the position, so one
+//! thread replays a game move for move on any machine.
+
+pub mod endgame;
+pub mod level;
+pub mod midgame;
+pub mod ordering;
+pub mod params;
+mod root;
+
+use crate::board::{Board, Move, Square};
+use crate::eval::EvalKind;
+use crate::rng::Rng;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use level::Level;
+pub use midgame::PASS;
+
+/// How deep to search, and where the exact and win/loss/draw solves take over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Midgame depth in plies (passes cost none).
+    pub depth: u32,
+    /// At this many empties or fewer the root solves exactly.
+    pub exact_empties: u32,
+    /// At this many empties or fewer (and above `exact_empties`) the root proves
+    /// win, loss or draw.
+    pub wld_empties: u32,
+}
+
+/// Everything one search needs besides the shared table and stop flag.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchRequest {
+    /// The position, from the side to move.
+    pub board: Board,
+    /// Depth and solve thresholds.
+    pub limits: Limits,
+    /// The leaf evaluation.
+    pub eval: EvalKind,
+    /// The game's seed: breaks ties between moves rated exactly equal.
+    pub seed: u64,
+    /// Whether to spend the extra search that finds every root move tied with
+    /// the best (needed for seeded tie-breaks; `solve` benchmarks turn it off).
+    pub find_ties: bool,
+}
+
+/// How a score was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// A heuristic search to the given depth.
+    Midgame(u32),
+    /// The exact final disc difference.
+    Exact,
+    /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).
+    WinLossDraw,
+}
+
+/// A completed iteration (or the final result): what the search knows now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play; `Move::Pass` when the side to move must pass, `None` when
+    /// the game is over.
+    pub best: Option<Move>,
+    /// Centi-discs for the side to move.
+    pub score: i32,
+    /// How the score was obtained.
+    pub kind: ScoreKind,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// Whether a stop cut the search short (the result is then the last complete
+    /// iteration's).
+    pub stopped: bool,
+}
+
+/// Converts a PV of squares and [`PASS`] into moves.
+pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
+    pv.iter()
+        .map(|&m| Square::new(m).map_or(Move::Pass, Move::Play))
+        .collect()
+}
+
+/// Runs one search to its limits (or until `stop` is raised), reporting every
+/// completed iteration to `report`. Uses and fills `tt`.
+pub fn search(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+) -> SearchResult {
+    let start = Instant::now();
+    let board = req.board;
+    let done = |best, score, kind| SearchResult {
+        best,
+        score,
+        kind,
+        pv: best.into_iter().collect(),
+        nodes: 0,
+        elapsed: start.elapsed(),
+        stopped: false,
+    };
+    if board.moves() == 0 {
+        return if board.pass().moves() == 0 {
+            done(
+                None,
+                board.final_score() * crate::eval::DISC,
+                ScoreKind::Exact,
+            )
+        } else {
+            // The score of a forced pass is whatever the opponent can make of it;
+            // a shallow look is enough to report one.
+            let mut r = search(
+                &SearchRequest {
+                    board: board.pass(),
+                    ..*req
+                },
+                tt,
+                stop,
+                &mut |_| {},
+            );
+            r.score = -r.score;
+            r.best = Some(Move::Pass);
+            r.pv.insert(0, Move::Pass);
+            r
+        };
+    }
+    tt.new_search();
+    let mut rng = Rng::new(req.seed ^ board.hash());
+    let mut root = root::Root::new(req, tt, stop, start);
+    let empties = board.empties();
+    let result = if empties <= req.limits.exact_empties {
+        root.solve(false, &mut rng)
+    } else if empties <= req.limits.wld_empties {
+        root.solve(true, &mut rng)
+    } else if req.limits.depth >= empties {
+        root.solve(false, &mut rng)
+    } else {
+        root.deepen(&mut rng, report)
+    };
+    report(&result);
+    result
+}

@@ -1,0 +1,50 @@
+//! Every tunable of the search, named, each with the reason for its value.
+
+/// At this many empties or fewer the endgame null-window search drops the table
+/// and the move sorting: the subtrees are too small to repay them (Edax uses 7).
+pub const SHALLOW_EMPTIES: u32 = 7;
+
+/// The endgame solver probes and stores the table from this many empties up;
+/// below, a probe costs more than the subtree it might save.
+pub const ENDGAME_TT_MIN_EMPTIES: u32 = SHALLOW_EMPTIES + 1;
+
+/// From this many empties up, endgame moves are sorted fastest-first (fewest
+/// replies for the opponent), which costs one move generation per child.
+pub const FASTEST_FIRST_MIN_EMPTIES: u32 = SHALLOW_EMPTIES + 1;
+
+/// From this many empties up, the solver tries the stability cut-off.
+pub const STABILITY_MIN_EMPTIES: u32 = 6;
+
+/// The stability cut-off is tried only when `alpha` is at least this high: the
+/// opponent needs `(64 - alpha) / 2` stable discs for a cut, which is unlikely
+/// with many empties and a low `alpha`, and counting them is not free.
+pub const fn stability_threshold(empties: u32) -> i32 {
+    2 * empties as i32 - 16
+}
+
+/// Nodes between two looks at the shared stop flag: about 0.1 ms of search, far
+/// below the 10 ms a stop must take, and rare enough to cost nothing.
+pub const STOP_CHECK_INTERVAL: u64 = 4096;
+
+/// Midgame nodes this deep or deeper use the table; shallower ones are too
+/// cheap to repay a probe.
+pub const MIDGAME_TT_MIN_DEPTH: u32 = 2;
+
+/// Ordering weight of each reply left to the opponent (corner replies count twice):
+/// fastest-first, the strongest single ordering signal in Othello.
+pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
+
+/// Ordering bonus for taking a corner.
+pub const ORDER_CORNER_BONUS: i32 = 24;
+
+/// Ordering malus for an X-square next to an empty corner: it usually gives the
+/// corner away.
+pub const ORDER_X_SQUARE_PENALTY: i32 = 32;
+
+/// Iterations up to this depth search the full window: their scores swing too
+/// much for an aspiration window to pay.
+pub const FULL_WINDOW_DEPTH: u32 = 2;
+
+/// Half-width of the aspiration window around the last iteration's score, in
+/// centi-discs (doubled on every failure): two discs, about one iteration's swing.
+pub const ASPIRATION_WINDOW: i32 = 200;

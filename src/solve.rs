@@ -1,0 +1,177 @@
+//! `mollett solve`: exact (or win/loss/draw) solves of every position of an OBF
+//! file, checked against the scores the file gives.
+
+use crate::board::Move;
+use crate::eval::{DISC, EvalKind};
+use crate::format::ObfEntry;
+use crate::search::{Limits, ScoreKind, SearchRequest, search};
+use crate::tt::TranspositionTable;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// Prove only win, loss or draw.
+    pub wld: bool,
+    /// Positions solved at once, each by one search thread.
+    pub threads: usize,
+    /// Transposition table size per search, in MB (cleared between positions).
+    pub hash_mb: usize,
+}
+
+/// One solved position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReport {
+    /// 1-based order of the position in the file.
+    pub index: usize,
+    /// Empty squares.
+    pub empties: u32,
+    /// The best move (`PA` for a forced pass), `null` when the game is over.
+    #[serde(rename = "move")]
+    pub best: Option<String>,
+    /// Final disc difference for the side to move (in WLD mode: -1, 0 or 1).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// The principal variation, lower-case squares and `PA`.
+    pub pv: Vec<String>,
+    /// The best score the file gives, if it gives one (as a sign in WLD mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<i32>,
+    /// Whether the score (and the chosen move's listed score) disagrees with the file.
+    #[serde(skip)]
+    pub disagrees: bool,
+}
+
+/// Totals over a file.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Positions solved.
+    pub positions: usize,
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Sum of the positions' wall times.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+    /// Positions whose result disagrees with the file.
+    pub disagreements: usize,
+}
+
+/// Solves one position with a fresh table.
+fn solve_one(
+    index: usize,
+    entry: &ObfEntry,
+    opts: &SolveOptions,
+    tt: &TranspositionTable,
+) -> PositionReport {
+    tt.clear();
+    let board = entry.position.board;
+    let req = SearchRequest {
+        board,
+        limits: Limits {
+            depth: 60,
+            exact_empties: if opts.wld { 0 } else { 64 },
+            wld_empties: 64,
+        },
+        eval: EvalKind::Mobility,
+        seed: 0,
+        find_ties: false,
+    };
+    let stop = AtomicBool::new(false);
+    let r = search(&req, tt, &stop, &mut |_| {});
+    let score = r.score / DISC;
+    let sign = |v: i32| if opts.wld { v.signum() } else { v };
+    let expected = entry.scores.first().map(|&(_, s)| sign(s));
+    let move_score = r
+        .best
+        .and_then(|m| entry.scores.iter().find(|(mv, _)| *mv == m))
+        .map(|&(_, s)| sign(s));
+    let disagrees = expected.is_some_and(|e| e != score || move_score.is_some_and(|m| m != e));
+    debug_assert!(matches!(r.kind, ScoreKind::Exact | ScoreKind::WinLossDraw));
+    PositionReport {
+        index,
+        empties: board.empties(),
+        best: r.best.map(|m| m.to_string()),
+        score,
+        nodes: r.nodes,
+        seconds: r.elapsed.as_secs_f64(),
+        pv: r.pv.iter().map(Move::to_string).collect(),
+        expected,
+        disagrees,
+    }
+}
+
+/// Solves every entry, calling `each` with the reports in file order, and
+/// returns the totals. With more than one thread, positions are solved in
+/// parallel and reported once all are done.
+pub fn solve_all(
+    entries: &[ObfEntry],
+    opts: &SolveOptions,
+    each: &mut dyn FnMut(&PositionReport),
+) -> Result<Summary> {
+    let mut summary = Summary::default();
+    let mut add = |r: &PositionReport, summary: &mut Summary| {
+        summary.positions += 1;
+        summary.nodes += r.nodes;
+        summary.seconds += r.seconds;
+        summary.disagreements += r.disagrees as usize;
+        each(r);
+    };
+    if opts.threads <= 1 {
+        let tt = TranspositionTable::new(opts.hash_mb)?;
+        for (i, e) in entries.iter().enumerate() {
+            let r = solve_one(i + 1, e, opts, &tt);
+            add(&r, &mut summary);
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .context("cannot start the worker threads")?;
+        let reports: Result<Vec<PositionReport>> = pool.install(|| {
+            entries
+                .par_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let tt = TranspositionTable::new(opts.hash_mb)?;
+                    Ok(solve_one(i + 1, e, opts, &tt))
+                })
+                .collect()
+        });
+        for r in reports? {
+            add(&r, &mut summary);
+        }
+    }
+    summary.nodes_per_second = summary.nodes as f64 / summary.seconds.max(1e-9);
+    Ok(summary)
+}
+
+/// The text line for one report.
+pub fn format_report(r: &PositionReport) -> String {
+    let expected = match r.expected {
+        Some(e) => format!("{e:+4}"),
+        None => "   ?".to_string(),
+    };
+    format!(
+        "{:>4} {:>3} {:>4} {:+4} {:>4} {:>14} {:>9.3}  {}{}",
+        r.index,
+        r.empties,
+        r.best.as_deref().unwrap_or("--"),
+        r.score,
+        expected,
+        r.nodes,
+        r.seconds,
+        r.pv.join(" "),
+        if r.disagrees { "  DISAGREES" } else { "" }
+    )
+}
+
+/// The header over [`format_report`] lines.
+pub const REPORT_HEADER: &str =
+    "   # emp move scor want          nodes   seconds  principal variation";

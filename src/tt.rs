@@ -1,0 +1,492 @@
+//! The transposition table: lockless, shared by every search thread.
+//!
+//! A bucket is one 64-byte cache line holding four entries. An entry is two
+//! `AtomicU64` words, `key ^ data` and `data`; a probe accepts it only if XOR-ing
+//! the words gives back the full 64-bit hash. Two stores racing on one entry can
+//! leave the words of different writes side by side; such a torn entry fails the
+//! check and reads as a miss (the lockless XOR trick), so no locks are needed and
+//! all accesses are relaxed. A full-hash collision between two positions is
+//! still possible (about 2^-64 per probe), so callers check the move is legal.
+//!
+//! The data word (scores in centi-discs, as everywhere in the engine):
+//!
+//! | bits  | field        | meaning                                            |
+//! |-------|--------------|----------------------------------------------------|
+//! | 0–15  | `lower`      | lower bound of the score, `i16`                    |
+//! | 16–31 | `upper`      | upper bound of the score, `i16`                    |
+//! | 32–39 | `depth`      | search depth; the number of empties for solves     |
+//! | 40–47 | `best_move`  | square 0..=63, or [`NO_MOVE`]                      |
+//! | 48–54 | `level`      | [`LEVEL_MIDGAME`], [`LEVEL_WLD`] or [`LEVEL_EXACT`] |
+//! | 55    | occupied     | always 1 when written: a zeroed slot never matches  |
+//! | 56–63 | generation   | value of the table's generation at the store       |
+
+use rayon::prelude::*;
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// `best_move` of an entry that has no move (a pass, a leaf, or a fail-low).
+pub const NO_MOVE: u8 = 64;
+/// Level of a heuristic midgame search result.
+pub const LEVEL_MIDGAME: u8 = 0;
+/// Level of a win/loss/draw proof.
+pub const LEVEL_WLD: u8 = 1;
+/// Level of an exact endgame solve.
+pub const LEVEL_EXACT: u8 = 2;
+
+/// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
+const BUCKET_ENTRIES: usize = 4;
+/// Depths above this count as this in the replacement priority: an Othello game
+/// has at most 60 moves left, so a deeper nominal depth carries no information.
+const DEPTH_CAP: i32 = 64;
+/// Priority bonus per level: each step exceeds any capped depth, so a WLD proof
+/// outranks a heuristic result of any depth and an exact solve outranks both.
+const LEVEL_BONUS: [i32; 3] = [0, DEPTH_CAP + 1, 2 * (DEPTH_CAP + 1)];
+/// Priority lost per generation of age: after a root move most of an old tree is
+/// unreachable, so one generation weighs a quarter of the depth range, and an
+/// exact solve outlives fresh results of its own depth for about 8 root searches.
+const AGE_WEIGHT: i32 = 16;
+/// Entries sampled by [`TranspositionTable::hashfull`]: the count is the permille.
+const HASHFULL_SAMPLE: usize = 1000;
+/// Tables with fewer buckets (4 MB) are cleared on the calling thread: below
+/// this, waking rayon's pool costs more than it saves.
+const PARALLEL_CLEAR_BUCKETS: usize = 1 << 16;
+
+const OCCUPIED: u64 = 1 << 55;
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    /// Lower bound of the score for the side to move, in centi-discs.
+    pub lower: i16,
+    /// Upper bound of the score for the side to move, in centi-discs.
+    pub upper: i16,
+    /// Depth searched; for exact-solver entries the number of empties.
+    pub depth: u8,
+    /// Best (or refuting) move found, 0..=63, or [`NO_MOVE`].
+    pub best_move: u8,
+    /// How the bounds were obtained: [`LEVEL_MIDGAME`], [`LEVEL_WLD`] or
+    /// [`LEVEL_EXACT`]. Larger values are clamped to [`LEVEL_EXACT`] when stored.
+    pub level: u8,
+}
+
+impl TtData {
+    /// The data word of the module table, written in `generation`.
+    fn pack(self, generation: u8) -> u64 {
+        debug_assert!(self.level <= LEVEL_EXACT, "bad level {}", self.level);
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.depth as u64) << 32
+            | (self.best_move as u64) << 40
+            | (self.level.min(LEVEL_EXACT) as u64) << 48
+            | OCCUPIED
+            | (generation as u64) << 56
+    }
+
+    /// The data and generation of a packed word.
+    fn unpack(word: u64) -> (TtData, u8) {
+        let data = TtData {
+            lower: word as u16 as i16,
+            upper: (word >> 16) as u16 as i16,
+            depth: (word >> 32) as u8,
+            best_move: (word >> 40) as u8,
+            level: ((word >> 48) & 0x7f) as u8,
+        };
+        (data, (word >> 56) as u8)
+    }
+}
+
+/// How much an entry in a packed word is worth keeping when `current` is the
+/// table's generation: `min(depth, DEPTH_CAP) + LEVEL_BONUS[level] - AGE_WEIGHT * age`.
+fn priority(word: u64, current: u8) -> i32 {
+    let (data, generation) = TtData::unpack(word);
+    let age = current.wrapping_sub(generation) as i32;
+    (data.depth as i32).min(DEPTH_CAP) + LEVEL_BONUS[data.level as usize] - AGE_WEIGHT * age
+}
+
+/// The data to write when `new` is stored over `old` (written in generation
+/// `old_gen`) for the same key, or `None` to leave the entry alone:
+/// - an entry from an older generation is overwritten;
+/// - otherwise the result of higher rank (level, then depth) wins: a lower-ranked
+///   result never replaces a higher-ranked one of the current search;
+/// - results of equal rank intersect their bounds, or take the new bounds if the
+///   two are inconsistent (search instability);
+/// - a kept or new entry without a best move inherits the other's.
+fn merge(old: TtData, old_gen: u8, new: TtData, current: u8) -> Option<TtData> {
+    let mut kept = new;
+    if kept.best_move == NO_MOVE {
+        kept.best_move = old.best_move;
+    }
+    if old_gen != current {
+        return Some(kept);
+    }
+    match (new.level, new.depth).cmp(&(old.level, old.depth)) {
+        Ordering::Greater => Some(kept),
+        Ordering::Equal => {
+            let (lower, upper) = (old.lower.max(new.lower), old.upper.min(new.upper));
+            if lower <= upper {
+                (kept.lower, kept.upper) = (lower, upper);
+            }
+            Some(kept)
+        }
+        Ordering::Less => {
+            (old.best_move == NO_MOVE && new.best_move != NO_MOVE).then_some(TtData {
+                best_move: new.best_move,
+                ..old
+            })
+        }
+    }
+}
+
+/// One slot: `key ^ data` and `data`.
+#[derive(Default)]
+struct Entry {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    fn write(&self, hash: u64, word: u64) {
+        self.key.store(hash ^ word, Relaxed);
+        self.data.store(word, Relaxed);
+    }
+
+    /// The hash and data word of an occupied slot.
+    fn read(&self) -> Option<(u64, u64)> {
+        let word = self.data.load(Relaxed);
+        let key = self.key.load(Relaxed);
+        (word & OCCUPIED != 0).then_some((key ^ word, word))
+    }
+}
+
+/// Four entries in one cache line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET_ENTRIES],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TtError {
+    /// A size of 0 MB was asked for.
+    ZeroSize,
+    /// The memory for this many megabytes could not be allocated.
+    AllocationFailed(usize),
+}
+
+impl fmt::Display for TtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TtError::ZeroSize => write!(f, "the transposition table needs at least 1 MB"),
+            TtError::AllocationFailed(mb) => {
+                write!(f, "cannot allocate a transposition table of {mb} MB")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TtError {}
+
+/// The lockless transposition table; share it as `&TranspositionTable`.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    megabytes: usize,
+    generation: AtomicU8,
+}
+
+// The table is shared by reference between search threads.
+const _: fn() = || {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<TranspositionTable>();
+};
+
+/// A zeroed vector of as many buckets as fit in `megabytes`, without aborting
+/// when the memory is not there.
+fn allocate(megabytes: usize) -> Result<Vec<Bucket>, TtError> {
+    if megabytes == 0 {
+        return Err(TtError::ZeroSize);
+    }
+    let failed = TtError::AllocationFailed(megabytes);
+    let bytes = megabytes.checked_mul(1 << 20).ok_or(failed.clone())?;
+    let count = bytes / std::mem::size_of::<Bucket>();
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count).map_err(|_| failed)?;
+    // The capacity is already there, so this only writes the zeros (in parallel).
+    buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
+    Ok(buckets)
+}
+
+impl TranspositionTable {
+    /// An empty table of `megabytes` MB (the engine's default is 64). Errors on
+    /// 0 MB or when the memory cannot be allocated, instead of aborting.
+    pub fn new(megabytes: usize) -> Result<Self, TtError> {
+        Ok(TranspositionTable {
+            buckets: allocate(megabytes)?,
+            megabytes,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Replaces the table by an empty one of `megabytes` MB. On error the old
+    /// table and its contents are kept. Both tables exist during the call.
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), TtError> {
+        self.buckets = allocate(megabytes)?;
+        self.megabytes = megabytes;
+        Ok(())
+    }
+
+    /// The size in megabytes.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// Empties every entry, using rayon's pool for large tables. Not meant to
+    /// run during a search (racing stores may survive it).
+    pub fn clear(&self) {
+        let clear = |b: &Bucket| b.entries.iter().for_each(|e| e.write(0, 0));
+        if self.buckets.len() >= PARALLEL_CLEAR_BUCKETS {
+            self.buckets.par_iter().for_each(clear);
+        } else {
+            self.buckets.iter().for_each(clear);
+        }
+    }
+
+    /// Starts a new generation; call once per root search, so that the results
+    /// of earlier searches age and make room.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The bucket of `hash`: its high bits scaled to the bucket count by a
+    /// fixed-point multiply, so any count works.
+    fn bucket(&self, hash: u64) -> &Bucket {
+        &self.buckets[((hash as u128 * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// What is stored for `hash`, or `None` (never stored, replaced, or torn by
+    /// a racing store). `level` tells a heuristic bound from a proven one.
+    pub fn probe(&self, hash: u64) -> Option<TtData> {
+        let mut slots = self.bucket(hash).entries.iter().filter_map(Entry::read);
+        slots
+            .find(|&(key, _)| key == hash)
+            .map(|(_, word)| TtData::unpack(word).0)
+    }
+
+    /// Stores `data` for `hash`. An entry with the same key is updated: one from
+    /// an older search is overwritten, otherwise the higher (level, depth) wins
+    /// and equal ones intersect their bounds; a missing best move is inherited.
+    /// Else the bucket's entry of lowest priority is replaced, where priority is
+    /// `min(depth, 64) + LEVEL_BONUS[level] - AGE_WEIGHT * age` and age counts
+    /// the generations since the entry was written (mod 256); empty slots go first.
+    pub fn store(&self, hash: u64, data: TtData) {
+        let current = self.generation.load(Relaxed);
+        let bucket = self.bucket(hash);
+        let mut victim = (&bucket.entries[0], i32::MAX);
+        for e in &bucket.entries {
+            let p = match e.read() {
+                Some((key, word)) if key == hash => {
+                    let (old, old_gen) = TtData::unpack(word);
+                    if let Some(kept) = merge(old, old_gen, data, current) {
+                        e.write(hash, kept.pack(current));
+                    }
+                    return;
+                }
+                Some((_, word)) => priority(word, current),
+                None => i32::MIN,
+            };
+            if p < victim.1 {
+                victim = (e, p);
+            }
+        }
+        victim.0.write(hash, data.pack(current));
+    }
+
+    /// Permille of the first 1000 entries written in the current generation, a
+    /// cheap estimate of how full the table is for this search (even a 1 MB
+    /// table has 65536 entries, so the sample is always complete).
+    pub fn hashfull(&self) -> u32 {
+        let current = self.generation.load(Relaxed);
+        let entries = self.buckets.iter().flat_map(|b| &b.entries);
+        let fresh = |(_, word): (u64, u64)| TtData::unpack(word).1 == current;
+        let sample = entries.take(HASHFULL_SAMPLE);
+        sample.filter(|e| e.read().is_some_and(fresh)).count() as u32
+    }
+
+    /// Writes raw words into a slot, to forge a torn entry in tests.
+    #[cfg(test)]
+    fn write_raw(&self, hash: u64, slot: usize, key_word: u64, data_word: u64) {
+        let e = &self.bucket(hash).entries[slot];
+        e.key.store(key_word, Relaxed);
+        e.data.store(data_word, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use std::time::{Duration, Instant};
+
+    fn data(lower: i16, upper: i16, depth: u8, best_move: u8, level: u8) -> TtData {
+        TtData {
+            lower,
+            upper,
+            depth,
+            best_move,
+            level,
+        }
+    }
+
+    /// Data derived from the key, so a probe can tell whose data it returned.
+    fn data_of(key: u64) -> TtData {
+        let b = key.to_le_bytes();
+        data(key as i16, (key >> 16) as i16, b[4], b[5] % 65, b[6] % 3)
+    }
+
+    #[test]
+    fn round_trip_and_misses() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let (min, max) = (i16::MIN, i16::MAX);
+        let cases = [
+            (0, data(-6400, 6400, 60, 0, LEVEL_EXACT)),
+            (1 << 63, data(min, max, u8::MAX, NO_MOVE, LEVEL_MIDGAME)),
+            (u64::MAX, data(-1, -1, 0, 63, LEVEL_WLD)),
+            (0x1234_5678_9abc, data(-250, -100, 17, 37, LEVEL_MIDGAME)),
+        ];
+        assert_eq!(tt.probe(0), None, "a zeroed slot must not match hash 0");
+        cases.iter().for_each(|&(h, d)| tt.store(h, d));
+        for (h, d) in cases {
+            assert_eq!(tt.probe(h), Some(d));
+            assert_eq!(tt.probe(h ^ 1), None); // same bucket, other key
+            assert_eq!(tt.probe(h ^ 1 << 62), None); // other bucket
+        }
+    }
+
+    #[test]
+    fn same_key_keeps_the_better_result() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(7, data(-100, 300, 20, 11, LEVEL_MIDGAME));
+        tt.store(7, data(-900, 900, 10, 12, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(7), Some(data(-100, 300, 20, 11, LEVEL_MIDGAME)));
+        tt.store(7, data(0, 500, 20, NO_MOVE, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(7), Some(data(0, 300, 20, 11, LEVEL_MIDGAME)));
+        tt.store(7, data(200, 200, 4, 30, LEVEL_EXACT));
+        tt.store(7, data(-50, -50, 60, 31, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, LEVEL_EXACT)));
+        tt.new_search();
+        tt.store(7, data(-50, -50, 2, NO_MOVE, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(7), Some(data(-50, -50, 2, 30, LEVEL_MIDGAME)));
+    }
+
+    #[test]
+    fn replacement_prefers_exact_and_deep() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert!(
+            std::ptr::eq(tt.bucket(1), tt.bucket(100)),
+            "all in bucket 0"
+        );
+        tt.store(1, data(0, 0, 0, NO_MOVE, LEVEL_EXACT));
+        tt.store(2, data(0, 0, 255, 3, LEVEL_MIDGAME));
+        tt.store(3, data(0, 0, 5, 3, LEVEL_MIDGAME));
+        tt.store(4, data(0, 0, 20, 3, LEVEL_WLD));
+        tt.store(5, data(0, 0, 9, 3, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(3), None, "the shallowest heuristic entry goes");
+        tt.store(6, data(0, 0, 200, 3, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(5), None);
+        tt.store(8, data(0, 0, 1, 3, LEVEL_MIDGAME));
+        // Depths 255 and 200 both count as 64: one goes, the proofs stay.
+        assert!(tt.probe(2).is_some() != tt.probe(6).is_some());
+        assert!([1, 4, 8].iter().all(|&k| tt.probe(k).is_some()));
+    }
+
+    #[test]
+    fn old_generations_are_replaced() {
+        let tt = TranspositionTable::new(1).unwrap();
+        (1..=4).for_each(|k| tt.store(k, data(0, 0, 40, 3, LEVEL_EXACT)));
+        (0..12).for_each(|_| tt.new_search());
+        (11..=14).for_each(|k| tt.store(k, data(0, 0, 1, 3, LEVEL_MIDGAME)));
+        assert!((1..=4).all(|k| tt.probe(k).is_none()));
+        assert!((11..=14).all(|k| tt.probe(k).is_some()));
+    }
+
+    #[test]
+    fn torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let h = 0xdead_beef_0123_4567;
+        let a = data(100, 100, 9, 5, LEVEL_MIDGAME);
+        let (wa, wb) = (a.pack(0), data(-300, 200, 8, 6, LEVEL_MIDGAME).pack(0));
+        tt.write_raw(h, 0, h ^ wa, wb);
+        assert_eq!(tt.probe(h), None);
+        tt.write_raw(h, 0, h ^ wa, wa);
+        assert_eq!(tt.probe(h), Some(a));
+    }
+
+    /// Random stores and probes until `until`; checks every hit, returns the hits.
+    fn hammer(tt: &TranspositionTable, keys: &[u64], seed: u64, until: Instant) -> u64 {
+        let (mut r, mut hits) = (Rng::new(seed), 0);
+        while Instant::now() < until {
+            for _ in 0..1000 {
+                let k = keys[r.below(keys.len() as u64) as usize];
+                if r.next_u64() & 1 == 0 {
+                    tt.store(k, data_of(k));
+                } else if let Some(d) = tt.probe(k) {
+                    assert_eq!(d, data_of(k), "foreign data for {k:#x}");
+                    hits += 1;
+                }
+            }
+            if seed == 0 {
+                tt.new_search();
+            }
+        }
+        hits
+    }
+
+    #[test]
+    fn concurrent_stores_never_return_foreign_data() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // 64 keys in 4 buckets (top 12 bits clear): 16 slots, heavily contended.
+        let mut r = Rng::new(99);
+        let keys: Vec<u64> = (0..64).map(|_| r.next_u64() >> 12).collect();
+        let (tt, keys) = (&tt, &keys[..]);
+        let until = Instant::now() + Duration::from_millis(200);
+        let hits: u64 = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|t| s.spawn(move || hammer(tt, keys, t, until)))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).sum()
+        });
+        assert!(hits > 0);
+    }
+
+    #[test]
+    fn bad_sizes_are_errors() {
+        assert_eq!(TranspositionTable::new(0).err(), Some(TtError::ZeroSize));
+        let huge = TranspositionTable::new(1_000_000_000).err().unwrap();
+        assert!(huge.to_string().contains("1000000000 MB"));
+        let mut tt = TranspositionTable::new(1).unwrap();
+        tt.store(5, data(1, 2, 3, 4, LEVEL_WLD));
+        assert!(tt.resize(usize::MAX).is_err());
+        assert_eq!((tt.megabytes(), tt.probe(5).is_some()), (1, true));
+        tt.resize(2).unwrap();
+        assert_eq!((tt.megabytes(), tt.buckets.len()), (2, 2 << 14));
+        assert_eq!(tt.probe(5), None);
+    }
+
+    #[test]
+    fn clear_empties_and_hashfull_fills() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        let mut r = Rng::new(5);
+        let keys: Vec<u64> = (0..100_000).map(|_| r.next_u64()).collect();
+        keys.iter().for_each(|&k| tt.store(k, data_of(k)));
+        let full = tt.hashfull();
+        assert!(full > 700 && full <= 1000, "hashfull {full}");
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0, "entries of older searches do not count");
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+    }
+}

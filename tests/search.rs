@@ -1,0 +1,117 @@
+//! The search as a player: determinism, seeds, levels, forced passes, and the
+//! bench signature.
+
+use mollett::Board;
+use mollett::eval::EvalKind;
+use mollett::search::{Level, Limits, ScoreKind, SearchRequest, search};
+use mollett::selfplay::{Player, play_game};
+use mollett::tt::TranspositionTable;
+use mollett::{Move, Position};
+use std::sync::atomic::AtomicBool;
+
+fn player(level: &str) -> Player {
+    let l: Level = level.parse().unwrap();
+    Player {
+        limits: l.limits,
+        eval: l.eval,
+    }
+}
+
+#[test]
+fn same_seed_same_game_and_seeds_differ() {
+    let p = player("3");
+    let a = play_game(p, p, 11, 4).unwrap();
+    let b = play_game(p, p, 11, 4).unwrap();
+    assert_eq!(a, b, "one thread replays a game move for move");
+    let others: Vec<_> = (12..16)
+        .map(|s| play_game(p, p, s, 4).unwrap().moves)
+        .collect();
+    assert!(
+        others.iter().any(|m| *m != a.moves),
+        "different seeds give different games"
+    );
+}
+
+#[test]
+fn medium_beats_easy() {
+    let (easy, medium) = (player("easy"), player("medium"));
+    let mut wins = 0;
+    for seed in 0..24u64 {
+        let medium_black = seed % 2 == 0;
+        let (b, w) = if medium_black {
+            (medium, easy)
+        } else {
+            (easy, medium)
+        };
+        let o = play_game(b, w, seed, 8).unwrap();
+        let medium_score = if medium_black {
+            o.black_score
+        } else {
+            -o.black_score
+        };
+        wins += (medium_score > 0) as u32;
+    }
+    println!("medium won {wins} of 24 against easy");
+    assert!(wins >= 20, "medium won only {wins} of 24");
+}
+
+#[test]
+fn forced_pass_and_finished_game() {
+    let tt = TranspositionTable::new(1).unwrap();
+    let stop = AtomicBool::new(false);
+    let req = |board| SearchRequest {
+        board,
+        limits: Level::number(4).limits,
+        eval: EvalKind::Mobility,
+        seed: 0,
+        find_ties: true,
+    };
+    // Black f1 against White g1, h1: Black must pass; White then takes e1 and wins 64-0.
+    let pos: Position = "-----XOO--------------------------------------------------------X"
+        .parse()
+        .unwrap();
+    let r = search(&req(pos.board), &tt, &stop, &mut |_| {});
+    assert_eq!(r.best, Some(Move::Pass));
+    assert_eq!(r.score, -6400);
+    let full = Board::new(u64::MAX >> 1, 1 << 63);
+    let r = search(&req(full), &tt, &stop, &mut |_| {});
+    assert_eq!((r.best, r.score, r.kind), (None, 6200, ScoreKind::Exact));
+}
+
+#[test]
+fn iterations_are_reported_and_exact_when_deep_enough() {
+    let tt = TranspositionTable::new(4).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let req = SearchRequest {
+        board: Board::START,
+        limits: Limits {
+            depth: 6,
+            exact_empties: 0,
+            wld_empties: 0,
+        },
+        eval: EvalKind::Mobility,
+        seed: 3,
+        find_ties: true,
+    };
+    let r = search(&req, &tt, &stop, &mut |it| depths.push(it.kind));
+    assert_eq!(r.kind, ScoreKind::Midgame(6));
+    assert_eq!(depths.last(), Some(&ScoreKind::Midgame(6)));
+    assert_eq!(depths.len(), 6);
+    assert!(r.pv.len() >= 2 && r.pv[0] == r.best.unwrap());
+}
+
+#[test]
+fn bench_signature_is_reproducible() {
+    let a: u64 = mollett::bench::run(&mut |_| {})
+        .unwrap()
+        .iter()
+        .map(|l| l.nodes)
+        .sum();
+    let b: u64 = mollett::bench::run(&mut |_| {})
+        .unwrap()
+        .iter()
+        .map(|l| l.nodes)
+        .sum();
+    assert_eq!(a, b);
+}
