@@ -228,7 +228,10 @@ fn solve_4(s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
     let empty = !(p | o);
     let odd = odd_quadrants(empty);
     let mut e = [0u8; 4];
-    for (n, sq) in Squares(empty & odd).chain(Squares(empty & !odd)).enumerate() {
+    for (n, sq) in Squares(empty & odd)
+        .chain(Squares(empty & !odd))
+        .enumerate()
+    {
         e[n] = sq;
     }
     let mut best = -INF_DISCS;
