@@ -90,6 +90,8 @@ pub fn run(each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> 
             eval: EvalKind::Mobility,
             seed: 0,
             find_ties: true,
+            threads: 1,
+            time: None,
         };
         let r = search(&req, &tt, &stop, &mut |_| {});
         let line = BenchLine {

@@ -61,6 +61,8 @@ pub fn play_game(
                 eval: p.eval,
                 seed,
                 find_ties: true,
+                threads: 1,
+                time: None,
             };
             search(&req, tt, &stop, &mut |_| {})
                 .best

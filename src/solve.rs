@@ -82,6 +82,8 @@ fn solve_one(
         eval: EvalKind::Mobility,
         seed: 0,
         find_ties: false,
+        threads: 1,
+        time: None,
     };
     let stop = AtomicBool::new(false);
     let r = search(&req, tt, &stop, &mut |_| {});

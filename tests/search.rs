@@ -65,6 +65,8 @@ fn forced_pass_and_finished_game() {
         eval: EvalKind::Mobility,
         seed: 0,
         find_ties: true,
+        threads: 1,
+        time: None,
     };
     // Black f1 against White g1, h1: Black must pass; White then takes e1 and wins 64-0.
     let pos: Position = "-----XOO--------------------------------------------------------X"
@@ -93,6 +95,8 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
         eval: EvalKind::Mobility,
         seed: 3,
         find_ties: true,
+        threads: 1,
+        time: None,
     };
     let r = search(&req, &tt, &stop, &mut |it| depths.push(it.kind));
     assert_eq!(r.kind, ScoreKind::Midgame(6));

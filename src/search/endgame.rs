@@ -22,7 +22,8 @@ use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, movegen};
 use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// A score no game reaches, above every final count.
 pub const INF_DISCS: i32 = 65;
@@ -55,6 +56,7 @@ pub struct Solver<'a> {
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     next_check: u64,
+    deadline: Option<Instant>,
     aborted: bool,
 }
 
@@ -83,8 +85,15 @@ impl<'a> Solver<'a> {
             tt,
             stop,
             next_check: STOP_CHECK_INTERVAL,
+            deadline: None,
             aborted: false,
         }
+    }
+
+    /// The same search, stopping (and raising the stop flag) at `deadline`.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
     }
 
     /// Whether the stop flag cut the last search short (its result is then void).
@@ -120,7 +129,7 @@ impl<'a> Solver<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if self.stop.load(Ordering::Relaxed) {
+            if super::must_stop(self.stop, self.deadline) {
                 self.aborted = true;
             }
         }

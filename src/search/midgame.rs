@@ -11,7 +11,8 @@ use super::params::{MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
 use crate::board::{Board, movegen};
 use crate::eval::{DISC, EvalKind, evaluate};
 use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Above every score: no position is worth this.
 pub const INF: i32 = 10_000;
@@ -36,6 +37,7 @@ pub struct Midgame<'a> {
     stop: &'a AtomicBool,
     eval: EvalKind,
     next_check: u64,
+    deadline: Option<Instant>,
     aborted: bool,
 }
 
@@ -48,8 +50,15 @@ impl<'a> Midgame<'a> {
             stop,
             eval,
             next_check: STOP_CHECK_INTERVAL,
+            deadline: None,
             aborted: false,
         }
+    }
+
+    /// The same search, stopping (and raising the stop flag) at `deadline`.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
     }
 
     /// Whether the stop flag cut the last search short.
@@ -81,7 +90,7 @@ impl<'a> Midgame<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if self.stop.load(Ordering::Relaxed) {
+            if super::must_stop(self.stop, self.deadline) {
                 self.aborted = true;
             }
         }
@@ -95,7 +104,7 @@ impl<'a> Midgame<'a> {
         let b = (beta + DISC - 1)
             .div_euclid(DISC)
             .clamp(-INF_DISCS, INF_DISCS);
-        let mut solver = Solver::new(self.tt, self.stop);
+        let mut solver = Solver::new(self.tt, self.stop).with_deadline(self.deadline);
         let r = solver.solve(board, a, b.max(a + 1));
         self.nodes += solver.nodes;
         self.aborted |= solver.aborted();

@@ -21,7 +21,7 @@ use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub use level::Level;
@@ -53,6 +53,38 @@ pub struct SearchRequest {
     /// Whether to spend the extra search that finds every root move tied with
     /// the best (needed for seeded tie-breaks; `solve` benchmarks turn it off).
     pub find_ties: bool,
+    /// Search threads sharing the table (1 searches alone, deterministically).
+    pub threads: usize,
+    /// Time limits, counted from the start of the search; `None` searches to the
+    /// depth limits.
+    pub time: Option<TimeLimit>,
+}
+
+impl SearchRequest {
+    /// A request for `board` at `level`: seed 0, ties broken, one thread, no
+    /// time limit.
+    pub fn new(board: Board, level: Level) -> SearchRequest {
+        SearchRequest {
+            board,
+            limits: level.limits,
+            eval: level.eval,
+            seed: 0,
+            find_ties: true,
+            threads: 1,
+            time: None,
+        }
+    }
+}
+
+/// When to stop searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimit {
+    /// No new iteration starts after this, nor one that would likely run past
+    /// `hard`.
+    pub soft: Duration,
+    /// The search stops here, wherever it is, and answers with the last
+    /// completed iteration.
+    pub hard: Duration,
 }
 
 /// How a score was obtained.
@@ -85,6 +117,19 @@ pub struct SearchResult {
     /// Whether a stop cut the search short (the result is then the last complete
     /// iteration's).
     pub stopped: bool,
+}
+
+/// Whether a search must stop: the shared flag is up, or `deadline` has passed,
+/// in which case the flag is raised so that every thread of the search stops.
+pub(crate) fn must_stop(stop: &AtomicBool, deadline: Option<Instant>) -> bool {
+    if stop.load(Ordering::Relaxed) {
+        return true;
+    }
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        stop.store(true, Ordering::Relaxed);
+        return true;
+    }
+    false
 }
 
 /// Converts a PV of squares and [`PASS`] into moves.
@@ -142,15 +187,22 @@ pub fn search(
     let mut rng = Rng::new(req.seed ^ board.hash());
     let mut root = root::Root::new(req, tt, stop, start);
     let empties = board.empties();
-    let result = if empties <= req.limits.exact_empties {
-        root.solve(false, &mut rng)
+    // Exact (false) or win/loss/draw (true) solve at the root, or a midgame search.
+    let solve_wld = if empties <= req.limits.exact_empties {
+        Some(false)
     } else if empties <= req.limits.wld_empties {
-        root.solve(true, &mut rng)
+        Some(true)
     } else if req.limits.depth >= empties {
-        root.solve(false, &mut rng)
+        Some(false)
     } else {
-        root.deepen(&mut rng, report)
+        None
     };
-    report(&result);
-    result
+    match solve_wld {
+        Some(wld) => {
+            let r = root.solve(wld, &mut rng);
+            report(&r);
+            r
+        }
+        None => root.deepen(&mut rng, report),
+    }
 }

@@ -48,3 +48,8 @@ pub const FULL_WINDOW_DEPTH: u32 = 2;
 /// Half-width of the aspiration window around the last iteration's score, in
 /// centi-discs (doubled on every failure): two discs, about one iteration's swing.
 pub const ASPIRATION_WINDOW: i32 = 200;
+
+/// How many times longer the next iteration is expected to take than the last
+/// (the effective branching factor of the midgame search, measured at 2–4): an
+/// iteration is not started when this estimate would pass the hard deadline.
+pub const ITERATION_GROWTH: f64 = 3.0;

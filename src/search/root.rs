@@ -4,14 +4,14 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::params::{ASPIRATION_WINDOW, FULL_WINDOW_DEPTH};
+use super::params::{ASPIRATION_WINDOW, FULL_WINDOW_DEPTH, ITERATION_GROWTH};
 use super::{ScoreKind, SearchRequest, SearchResult, pv_moves};
 use crate::board::{Board, Move, Square};
 use crate::eval::{DISC, evaluate};
 use crate::rng::Rng;
 use crate::tt::{NO_MOVE, TranspositionTable};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the root needs from the search below it, in that search's own unit.
 trait Below {
@@ -162,6 +162,21 @@ impl<'a> Root<'a> {
         Some(RootPass { score: best, pv })
     }
 
+    /// The hard deadline, if the request has a time limit.
+    fn deadline(&self) -> Option<Instant> {
+        self.req.time.map(|t| self.start + t.hard)
+    }
+
+    /// Whether another iteration should start: not after the soft limit, nor when
+    /// the last one's time, times the growth of an iteration, would pass the hard one.
+    fn may_start_iteration(&self, last_iteration: Duration) -> bool {
+        let Some(t) = self.req.time else {
+            return true;
+        };
+        let elapsed = self.start.elapsed();
+        elapsed < t.soft && elapsed + last_iteration.mul_f64(ITERATION_GROWTH) < t.hard
+    }
+
     fn result(&self, score: i32, kind: ScoreKind, pv: &[u8], stopped: bool) -> SearchResult {
         let pv = pv_moves(pv);
         SearchResult {
@@ -177,7 +192,7 @@ impl<'a> Root<'a> {
 
     /// Solves the root exactly, or proves its win/loss/draw value when `wld`.
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
-        let mut solver = Solver::new(self.tt, self.stop);
+        let mut solver = Solver::new(self.tt, self.stop).with_deadline(self.deadline());
         let (alpha, beta, clamp, kind) = if wld {
             (-1, 1, (-1, 1), ScoreKind::WinLossDraw)
         } else {
@@ -208,10 +223,16 @@ impl<'a> Root<'a> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let board = self.req.board;
-        let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval);
+        let mut midgame =
+            Midgame::new(self.tt, self.stop, self.req.eval).with_deadline(self.deadline());
         let mut guess = evaluate(self.req.eval, &board);
         let mut last: Option<SearchResult> = None;
+        let mut last_iteration = Duration::ZERO;
         for depth in 1..=self.req.limits.depth {
+            if last.is_some() && !self.may_start_iteration(last_iteration) {
+                break;
+            }
+            let iteration_start = Instant::now();
             let (mut alpha, mut beta) = if depth <= FULL_WINDOW_DEPTH {
                 (-INF, INF)
             } else {
@@ -242,10 +263,9 @@ impl<'a> Root<'a> {
                 return r;
             };
             guess = p.score;
+            last_iteration = iteration_start.elapsed();
             let r = self.result(p.score, ScoreKind::Midgame(depth), &p.pv, false);
-            if depth < self.req.limits.depth {
-                report(&r);
-            }
+            report(&r);
             last = Some(r);
         }
         last.unwrap_or_else(|| self.fallback())
