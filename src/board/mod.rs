@@ -16,6 +16,7 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 pub mod bitboard;
+pub mod lastflip;
 pub mod movegen;
 pub mod square;
 pub mod stability;

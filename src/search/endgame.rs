@@ -15,11 +15,13 @@
 
 use super::midgame::PASS;
 use super::params::{
+    EVAL_ORDER_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
     ENDGAME_TT_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES, SHALLOW_EMPTIES, STABILITY_MIN_EMPTIES,
     STOP_CHECK_INTERVAL, stability_threshold,
 };
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::stability::stable_discs;
+use crate::board::lastflip::count_last_flips;
 use crate::board::{Board, movegen};
 use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
@@ -144,14 +146,14 @@ impl<'a> Solver<'a> {
 #[inline(always)]
 fn solve_1(s: &mut Solver, p: u64, o: u64, sq: u8) -> i32 {
     s.nodes += 1;
-    let f = movegen::flips(sq, p, o);
-    if f != 0 {
+    let n = count_last_flips(sq, p);
+    if n != 0 {
         // The board fills up: the mover has its discs, the flips and the new one.
-        return 2 * (p.count_ones() + f.count_ones()) as i32 + 2 - 64;
+        return 2 * (p.count_ones() + n) as i32 + 2 - 64;
     }
-    let f = movegen::flips(sq, o, p);
-    if f != 0 {
-        return 64 - 2 * (o.count_ones() + f.count_ones()) as i32 - 2;
+    let n = count_last_flips(sq, o);
+    if n != 0 {
+        return 64 - 2 * (o.count_ones() + n) as i32 - 2;
     }
     // Nobody can take the last square: it goes to the winner (63 discs, no draw).
     let d = 2 * p.count_ones() as i32 - 63;
@@ -204,35 +206,38 @@ fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) -> i32 {
     }
 }
 
-/// Null-window search of the last three empties, in the given order.
+/// Null-window search of the last three empties, in the given order. A pass is a
+/// second turn of the loop, not a recursive call, so the function inlines.
 #[inline(always)]
-fn solve_3(s: &mut Solver, p: u64, o: u64, alpha: i32, e: [u8; 3], passed: bool) -> i32 {
+fn solve_3(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32, e: [u8; 3]) -> i32 {
     s.nodes += 1;
-    let mut best = -INF_DISCS;
-    for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
-        let f = movegen::flips(sq, p, o);
-        if f != 0 {
-            let v = -solve_2(s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    return v;
+    let mut sign = 1;
+    for _ in 0..2 {
+        let mut best = -INF_DISCS;
+        for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
+            let f = movegen::flips(sq, p, o);
+            if f != 0 {
+                let v = -solve_2(s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        break;
+                    }
                 }
             }
         }
+        if best > -INF_DISCS {
+            return sign * best;
+        }
+        (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
     }
-    if best > -INF_DISCS {
-        best
-    } else if passed {
-        final_score(p, o)
-    } else {
-        -solve_3(s, o, p, -alpha - 1, e, true)
-    }
+    // Neither side can move; two swaps restored the mover's view.
+    sign * final_score(p, o)
 }
 
 /// Null-window search of the last four empties, odd-quadrant squares first.
 #[inline(always)]
-fn solve_4(s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+fn solve_4(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32) -> i32 {
     s.nodes += 1;
     let empty = !(p | o);
     let odd = odd_quadrants(empty);
@@ -243,31 +248,32 @@ fn solve_4(s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
     {
         e[n] = sq;
     }
-    let mut best = -INF_DISCS;
-    for (sq, rest) in [
-        (e[0], [e[1], e[2], e[3]]),
-        (e[1], [e[0], e[2], e[3]]),
-        (e[2], [e[0], e[1], e[3]]),
-        (e[3], [e[0], e[1], e[2]]),
-    ] {
-        let f = movegen::flips(sq, p, o);
-        if f != 0 {
-            let v = -solve_3(s, o ^ f, p | f | 1 << sq, -alpha - 1, rest, false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    return v;
+    let mut sign = 1;
+    for _ in 0..2 {
+        let mut best = -INF_DISCS;
+        for (sq, rest) in [
+            (e[0], [e[1], e[2], e[3]]),
+            (e[1], [e[0], e[2], e[3]]),
+            (e[2], [e[0], e[1], e[3]]),
+            (e[3], [e[0], e[1], e[2]]),
+        ] {
+            let f = movegen::flips(sq, p, o);
+            if f != 0 {
+                let v = -solve_3(s, o ^ f, p | f | 1 << sq, -alpha - 1, rest);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        break;
+                    }
                 }
             }
         }
+        if best > -INF_DISCS {
+            return sign * best;
+        }
+        (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
     }
-    if best > -INF_DISCS {
-        best
-    } else if passed {
-        final_score(p, o)
-    } else {
-        -solve_4(s, o, p, -alpha - 1, true)
-    }
+    sign * final_score(p, o)
 }
 
 // ---------------------------------------------------------------------------
@@ -286,6 +292,39 @@ fn order_score(child: &Board, sq: u8, odd: u64) -> i32 {
         v += 4;
     }
     v
+}
+
+/// Beyond any evaluation.
+const INF_EVAL: i32 = 10_000;
+
+/// A small alpha-beta search over the evaluation, for move ordering only: no
+/// table, no node count, passes cost no depth.
+fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return crate::eval::evaluate_mobility(board);
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves() == 0 {
+            return board.final_score() * 100;
+        }
+        return -shallow_value(&passed, depth, -beta, -alpha);
+    }
+    let mut best = -INF_EVAL;
+    for sq in Squares(moves) {
+        let v = -shallow_value(&board.make(sq, board.flips(sq)), depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The null-window node: is the score above `alpha`? Fail-soft.
@@ -315,9 +354,9 @@ fn nws_body(
                 for (i, sq) in Squares(empty).enumerate() {
                     e[i] = sq;
                 }
-                solve_3(s, p, o, alpha, e, false)
+                solve_3(s, p, o, alpha, e)
             }
-            _ => solve_4(s, p, o, alpha, false),
+            _ => solve_4(s, p, o, alpha),
         };
     }
     s.nodes += 1;
@@ -381,6 +420,10 @@ fn nws_body(
         let f = movegen::flips(sq, p, o);
         let score = if sq == tt_move {
             i32::MAX
+        } else if empties >= SEARCH_ORDER_MIN_EMPTIES {
+            -shallow_value(&board.make(sq, f), SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
+        } else if empties >= EVAL_ORDER_MIN_EMPTIES {
+            -crate::eval::evaluate_mobility(&board.make(sq, f))
         } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
             order_score(&board.make(sq, f), sq, odd)
         } else {

@@ -19,7 +19,7 @@ pub const STABILITY_MIN_EMPTIES: u32 = 6;
 /// opponent needs `(64 - alpha) / 2` stable discs for a cut, which is unlikely
 /// with many empties and a low `alpha`, and counting them is not free.
 pub const fn stability_threshold(empties: u32) -> i32 {
-    2 * empties as i32 - 16
+    2 * empties as i32 - 4
 }
 
 /// Nodes between two looks at the shared stop flag: about 0.1 ms of search, far
@@ -53,3 +53,15 @@ pub const ASPIRATION_WINDOW: i32 = 200;
 /// (the effective branching factor of the midgame search, measured at 2–4): an
 /// iteration is not started when this estimate would pass the hard deadline.
 pub const ITERATION_GROWTH: f64 = 3.0;
+
+/// From this many empties up, the exact solver orders moves by the evaluation of
+/// the position after them instead of by the opponent's mobility alone.
+pub const EVAL_ORDER_MIN_EMPTIES: u32 = 15;
+
+/// From this many empties up, the exact solver orders moves by a small search
+/// ([`SEARCH_ORDER_DEPTH`] plies over the evaluation) below each move: the
+/// subtrees there are large enough to repay it.
+pub const SEARCH_ORDER_MIN_EMPTIES: u32 = 20;
+
+/// Depth of the ordering search above [`SEARCH_ORDER_MIN_EMPTIES`].
+pub const SEARCH_ORDER_DEPTH: u32 = 2;
