@@ -15,13 +15,13 @@
 
 use super::midgame::PASS;
 use super::params::{
-    EVAL_ORDER_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
-    ENDGAME_TT_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES, SHALLOW_EMPTIES, STABILITY_MIN_EMPTIES,
+    ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
+    SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES, STABILITY_MIN_EMPTIES,
     STOP_CHECK_INTERVAL, stability_threshold,
 };
 use crate::board::bitboard::{CORNERS, Squares};
-use crate::board::stability::stable_discs;
 use crate::board::lastflip::count_last_flips;
+use crate::board::stability::stable_discs;
 use crate::board::{Board, movegen};
 use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
@@ -418,6 +418,15 @@ fn nws_body(
     let mut n = 0;
     for sq in Squares(moves) {
         let f = movegen::flips(sq, p, o);
+        // Enhanced transposition cut-off: a child the table already proves bad
+        // enough for the opponent ends the search here.
+        if empties >= ETC_MIN_EMPTIES
+            && let Some(d) = s.tt.probe(board.make(sq, f).hash())
+            && d.level == LEVEL_EXACT
+            && (d.upper as i32) / 100 < -alpha
+        {
+            return -(d.upper as i32) / 100;
+        }
         let score = if sq == tt_move {
             i32::MAX
         } else if empties >= SEARCH_ORDER_MIN_EMPTIES {
