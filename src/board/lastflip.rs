@@ -49,7 +49,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
         let (c, r) = (sq as i32 % 8, sq as i32 / 8);
         let mut other = 0;
         while other < 64 {
-            let (c2, r2) = (other as i32 % 8, other as i32 / 8);
+            let (c2, r2) = (other % 8, other / 8);
             if c2 - r2 == c - r {
                 t[sq][0] |= 1u64 << other;
             }
