@@ -16,31 +16,31 @@ use std::time::Duration;
 pub const POSITIONS: &[(&str, u32)] = &[
     (
         "---------------------------OX------XO--------------------------- X",
-        12,
+        14,
     ),
     (
         "---OOOO----OOO----XOXOXX--XOOXXX--XOOXXX--XOOOXX--OXXX-X--XXXX-- X",
-        10,
+        12,
     ),
     (
         "--O--X----O--X-O-OOXXXOO--XXXXXO--XXOOOO-XXXXXX---XXX----X-OOO-- O",
-        10,
+        12,
     ),
     (
         "--OOOO-----OOO---OOOOO--XXOXXOO--OXOXOO-OXXXXXX---X-X----------- X",
-        10,
+        12,
     ),
     (
         "----X-----OXXO-X--OXOOXX-OOXXOXX--OXXO-X--XXOO----XOOO-------O-- O",
-        10,
+        12,
     ),
     (
         "--------------X-----O-XX---OOOX-OOOOXOXX--OOOOOO--O-OO-O----OO-- X",
-        10,
+        12,
     ),
     (
         "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X",
-        10,
+        12,
     ),
     (
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
