@@ -36,7 +36,7 @@ enum Command {
         /// Prove only win, loss or draw (faster).
         #[arg(long)]
         wld: bool,
-        /// Positions solved at once, one search thread each.
+        /// Search threads per position (lazy SMP sharing one table).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Transposition table size per search, in MB.

@@ -7,7 +7,6 @@ use crate::format::ObfEntry;
 use crate::search::{Limits, ScoreKind, SearchRequest, search};
 use crate::tt::TranspositionTable;
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -16,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 pub struct SolveOptions {
     /// Prove only win, loss or draw.
     pub wld: bool,
-    /// Positions solved at once, each by one search thread.
+    /// Search threads (lazy SMP) per position.
     pub threads: usize,
     /// Transposition table size per search, in MB (cleared between positions).
     pub hash_mb: usize,
@@ -82,7 +81,7 @@ fn solve_one(
         eval: EvalKind::Mobility,
         seed: 0,
         find_ties: false,
-        threads: 1,
+        threads: opts.threads.max(1),
         time: None,
     };
     let stop = AtomicBool::new(false);
@@ -109,46 +108,23 @@ fn solve_one(
     }
 }
 
-/// Solves every entry, calling `each` with the reports in file order, and
-/// returns the totals. With more than one thread, positions are solved in
-/// parallel and reported once all are done.
+/// Solves every entry in file order, calling `each` with each report, and
+/// returns the totals.
 pub fn solve_all(
     entries: &[ObfEntry],
     opts: &SolveOptions,
     each: &mut dyn FnMut(&PositionReport),
 ) -> Result<Summary> {
     let mut summary = Summary::default();
-    let mut add = |r: &PositionReport, summary: &mut Summary| {
+    let tt = TranspositionTable::new(opts.hash_mb)
+        .with_context(|| format!("a {} MB table", opts.hash_mb))?;
+    for (i, e) in entries.iter().enumerate() {
+        let r = solve_one(i + 1, e, opts, &tt);
         summary.positions += 1;
         summary.nodes += r.nodes;
         summary.seconds += r.seconds;
         summary.disagreements += r.disagrees as usize;
-        each(r);
-    };
-    if opts.threads <= 1 {
-        let tt = TranspositionTable::new(opts.hash_mb)?;
-        for (i, e) in entries.iter().enumerate() {
-            let r = solve_one(i + 1, e, opts, &tt);
-            add(&r, &mut summary);
-        }
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-            .context("cannot start the worker threads")?;
-        let reports: Result<Vec<PositionReport>> = pool.install(|| {
-            entries
-                .par_iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let tt = TranspositionTable::new(opts.hash_mb)?;
-                    Ok(solve_one(i + 1, e, opts, &tt))
-                })
-                .collect()
-        });
-        for r in reports? {
-            add(&r, &mut summary);
-        }
+        each(&r);
     }
     summary.nodes_per_second = summary.nodes as f64 / summary.seconds.max(1e-9);
     Ok(summary)

@@ -16,10 +16,10 @@ pub mod midgame;
 pub mod ordering;
 pub mod params;
 mod root;
+mod smp;
 
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
-use crate::rng::Rng;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -166,8 +166,7 @@ pub fn search(
                 ScoreKind::Exact,
             )
         } else {
-            // The score of a forced pass is whatever the opponent can make of it;
-            // a shallow look is enough to report one.
+            // A forced pass is worth the opponent's score, negated.
             let mut r = search(
                 &SearchRequest {
                     board: board.pass(),
@@ -184,8 +183,6 @@ pub fn search(
         };
     }
     tt.new_search();
-    let mut rng = Rng::new(req.seed ^ board.hash());
-    let mut root = root::Root::new(req, tt, stop, start);
     let empties = board.empties();
     // Exact (false) or win/loss/draw (true) solve at the root, or a midgame search.
     let solve_wld = if empties <= req.limits.exact_empties {
@@ -197,12 +194,15 @@ pub fn search(
     } else {
         None
     };
-    match solve_wld {
-        Some(wld) => {
-            let r = root.solve(wld, &mut rng);
-            report(&r);
-            r
-        }
-        None => root.deepen(&mut rng, report),
+    let job = smp::Job {
+        req,
+        tt,
+        start,
+        solve_wld,
+    };
+    if req.threads <= 1 {
+        job.run(stop, 0, report)
+    } else {
+        job.run_with_helpers(stop, report)
     }
 }

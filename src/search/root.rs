@@ -55,6 +55,9 @@ impl Below for Solver<'_> {
     }
 }
 
+/// No game lasts longer than this many more plies.
+const MAX_DEPTH: u32 = 60;
+
 /// One pass over the root moves.
 struct RootPass {
     /// The chosen move's score, in the searcher's unit.
@@ -72,6 +75,8 @@ pub(super) struct Root<'a> {
     nodes: u64,
     /// Root moves in the order to try them; the last pass's choice first.
     order: Vec<u8>,
+    /// Plies a lazy-SMP helper adds to every iteration's depth.
+    depth_offset: u32,
 }
 
 impl<'a> Root<'a> {
@@ -95,7 +100,18 @@ impl<'a> Root<'a> {
             start,
             nodes: 0,
             order,
+            depth_offset: 0,
         }
+    }
+
+    /// Makes this root lazy-SMP helper number `i` (from 1): it starts with a
+    /// different root move, so the threads fill the shared table with different
+    /// subtrees, and deepens `trailing_zeros(i + 1)` plies ahead of the main thread
+    /// (half the helpers at +0, a quarter at +1, ...).
+    pub(super) fn make_helper(&mut self, i: usize) {
+        let n = self.order.len();
+        self.order.rotate_left(i % n);
+        self.depth_offset = (i + 1).trailing_zeros();
     }
 
     /// Searches every root move over `(alpha, beta)`; with ties wanted, moves rated
@@ -242,7 +258,7 @@ impl<'a> Root<'a> {
             let pass = loop {
                 let mut below = MidgameBelow {
                     search: &mut midgame,
-                    depth: depth - 1,
+                    depth: (depth + self.depth_offset).min(MAX_DEPTH) - 1,
                 };
                 let pass = self.pass(&mut below, alpha, beta, (-INF, INF), rng);
                 match pass {
@@ -264,7 +280,8 @@ impl<'a> Root<'a> {
             };
             guess = p.score;
             last_iteration = iteration_start.elapsed();
-            let r = self.result(p.score, ScoreKind::Midgame(depth), &p.pv, false);
+            let searched = (depth + self.depth_offset).min(MAX_DEPTH);
+            let r = self.result(p.score, ScoreKind::Midgame(searched), &p.pv, false);
             report(&r);
             last = Some(r);
         }

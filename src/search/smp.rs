@@ -1,0 +1,89 @@
+//! Lazy SMP: several threads search the same root and share one transposition
+//! table. The main thread alone watches the clock and reports; the helpers start
+//! from other root moves and search deeper iterations (see `Root::make_helper`),
+//! filling the table with work the main thread then finds. The answer is the main
+//! thread's: its last completed iteration, or its exact solve, which stays exact
+//! whatever the helpers stored, since every table entry is a proven bound.
+//!
+//! Threads live for one search, spawned in a `std::thread::scope`; a stop (the
+//! shared flag, or the main thread's deadline) reaches the helpers through a flag of
+//! their own that the main thread raises when it returns.
+
+use super::root::Root;
+use super::{Limits, SearchRequest, SearchResult};
+use crate::rng::Rng;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What every thread of one search shares.
+#[derive(Clone, Copy)]
+pub(super) struct Job<'a> {
+    pub req: &'a SearchRequest,
+    pub tt: &'a TranspositionTable,
+    pub start: Instant,
+    /// `Some(wld)`: solve at the root (exactly, or win/loss/draw); `None`: deepen.
+    pub solve_wld: Option<bool>,
+}
+
+impl Job<'_> {
+    /// One thread's search: the main thread when `helper` is 0.
+    pub(super) fn run(
+        &self,
+        stop: &AtomicBool,
+        helper: usize,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let mut rng = Rng::new(self.req.seed ^ self.req.board.hash());
+        let mut root = Root::new(self.req, self.tt, stop, self.start);
+        if helper > 0 {
+            root.make_helper(helper);
+        }
+        match self.solve_wld {
+            Some(wld) => {
+                let r = root.solve(wld, &mut rng);
+                report(&r);
+                r
+            }
+            None => root.deepen(&mut rng, report),
+        }
+    }
+
+    /// The main thread's search, with `threads - 1` helpers beside it.
+    pub(super) fn run_with_helpers(
+        &self,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        // Helpers neither break ties nor keep time: they run until the main
+        // thread is done, deepening as far as the game goes.
+        let helper_req = SearchRequest {
+            find_ties: false,
+            time: None,
+            limits: Limits {
+                depth: 60,
+                ..self.req.limits
+            },
+            ..*self.req
+        };
+        let helper_job = Job {
+            req: &helper_req,
+            ..*self
+        };
+        let helpers_stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..self.req.threads)
+                .map(|i| {
+                    let (job, flag) = (&helper_job, &helpers_stop);
+                    scope.spawn(move || job.run(flag, i, &mut |_| {}).nodes)
+                })
+                .collect();
+            let mut result = self.run(stop, 0, report);
+            helpers_stop.store(true, Ordering::Relaxed);
+            for h in handles {
+                result.nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            }
+            result
+        })
+    }
+}
