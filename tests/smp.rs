@@ -52,3 +52,72 @@ fn threaded_midgame_search_plays_a_legal_move() {
     assert_eq!(r.kind, ScoreKind::Midgame(9));
     assert!(r.pv.len() >= 2);
 }
+
+fn budget(ms: u64) -> Option<mollett::search::TimeLimit> {
+    let d = std::time::Duration::from_millis(ms);
+    Some(mollett::search::TimeLimit { soft: d, hard: d })
+}
+
+#[test]
+fn a_tiny_time_budget_still_returns_a_legal_move() {
+    let tt = TranspositionTable::new(16).unwrap();
+    for (board, threads) in [(Board::START, 1), (ffo("fforum-40-59.obf")[9], 2)] {
+        let stop = AtomicBool::new(false);
+        let mut req = SearchRequest::new(board, Level::number(60));
+        req.threads = threads;
+        req.time = budget(10);
+        let t = std::time::Instant::now();
+        let r = search(&req, &tt, &stop, &mut |_| {});
+        assert!(t.elapsed().as_millis() < 1000, "took {:?}", t.elapsed());
+        let sq = r.best.and_then(|m| m.square()).expect("a square");
+        assert!(board.play(sq).is_some(), "{sq} is legal");
+    }
+}
+
+#[test]
+fn a_lone_legal_move_is_played_at_once() {
+    // Black f1 against White g1: Black's only move is h1.
+    let board = Board::new(1 << 5, 1 << 6);
+    assert_eq!(board.moves(), 1 << 7);
+    let tt = TranspositionTable::new(1).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut req = SearchRequest::new(board, Level::number(60));
+    req.time = budget(5000);
+    let t = std::time::Instant::now();
+    let r = search(&req, &tt, &stop, &mut |_| {});
+    assert!(t.elapsed().as_millis() < 100);
+    assert_eq!(r.best.and_then(|m| m.square()).map(|s| s.index()), Some(7));
+}
+
+#[test]
+fn a_stop_ends_an_exact_solve_promptly_and_the_table_stays_usable() {
+    let boards = ffo("fforum-40-59.obf");
+    let tt = TranspositionTable::new(16).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut req = SearchRequest::new(boards[9], Level::number(60));
+    req.threads = 2;
+    let latency = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            let r = search(&req, &tt, &stop, &mut |_| {});
+            (r, std::time::Instant::now())
+        });
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let raised = std::time::Instant::now();
+        let (r, ended) = h.join().unwrap();
+        assert!(r.stopped);
+        let sq = r.best.and_then(|m| m.square()).expect("a square");
+        assert!(boards[9].play(sq).is_some());
+        ended.saturating_duration_since(raised)
+    });
+    assert!(latency.as_millis() < 500, "stop took {latency:?}");
+    // The engine goes on: the same table serves a fresh exact solve.
+    stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    let mut req = SearchRequest::new(ffo("fforum-1-19.obf")[0], Level::number(60));
+    req.threads = 2;
+    let r = search(&req, &tt, &stop, &mut |_| {});
+    assert_eq!(
+        (r.score, r.kind, r.stopped),
+        (1800, ScoreKind::Exact, false)
+    );
+}

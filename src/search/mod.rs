@@ -182,6 +182,20 @@ pub fn search(
             r
         };
     }
+    // Under a clock, a lone legal move is played at once.
+    if req.time.is_some() && board.moves().count_ones() == 1 {
+        let sq = board.moves().trailing_zeros() as u8;
+        let child = board.make(sq, board.flips(sq));
+        let mv = Square::new(sq).map(Move::Play);
+        let mut r = done(
+            mv,
+            -crate::eval::evaluate(req.eval, &child),
+            ScoreKind::Midgame(1),
+        );
+        report(&r);
+        r.elapsed = start.elapsed();
+        return r;
+    }
     tt.new_search();
     let empties = board.empties();
     // Exact (false) or win/loss/draw (true) solve at the root, or a midgame search.

@@ -1,0 +1,54 @@
+//! Stop latency: how long a search takes to return after the stop flag is raised,
+//! over many stops at seeded random moments, in the midgame search and in the
+//! exact solver, with 2 threads. `cargo bench --bench stop_latency [-- STOPS]`
+//! (default 1000); prints the median, the 99th percentile and the worst case.
+
+use mollett::Position;
+use mollett::rng::Rng;
+use mollett::search::{Level, SearchRequest, search};
+use mollett::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A 26-empty FFO position (#49), searched at level 60 (exact) or level 30 (midgame).
+const POSITION: &str = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X";
+
+fn main() {
+    let stops: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(1000);
+    let board = POSITION.parse::<Position>().expect("valid").board;
+    let tt = TranspositionTable::new(64).expect("table");
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng::new(2026);
+    let mut latencies = Vec::with_capacity(stops);
+    for i in 0..stops {
+        let level = if i % 2 == 0 { 60 } else { 30 };
+        let mut req = SearchRequest::new(board, Level::number(level));
+        req.threads = 2;
+        stop.store(false, Ordering::Relaxed);
+        let wait = Duration::from_micros(rng.below(20_000));
+        let latency = std::thread::scope(|s| {
+            let h = s.spawn(|| {
+                search(&req, &tt, &stop, &mut |_| {});
+                Instant::now()
+            });
+            std::thread::sleep(wait);
+            let raised = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            h.join()
+                .expect("search thread")
+                .saturating_duration_since(raised)
+        });
+        latencies.push(latency);
+    }
+    latencies.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{stops} stops: median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
+        ms(latencies[stops / 2]),
+        ms(latencies[stops * 99 / 100]),
+        ms(latencies[stops - 1])
+    );
+}
