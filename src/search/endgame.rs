@@ -13,11 +13,12 @@
 //! The recursive functions exist twice, once compiled for the baseline and once for
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
 
+use super::busy::BusyTable;
 use super::midgame::PASS;
 use super::params::{
-    ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
-    SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES, STABILITY_MIN_EMPTIES,
-    STOP_CHECK_INTERVAL, stability_threshold,
+    ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES,
+    FASTEST_FIRST_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES,
+    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::lastflip::count_last_flips;
@@ -60,6 +61,7 @@ pub struct Solver<'a> {
     next_check: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    busy: Option<&'a BusyTable>,
 }
 
 /// The result of a PV solve.
@@ -89,12 +91,19 @@ impl<'a> Solver<'a> {
             next_check: STOP_CHECK_INTERVAL,
             deadline: None,
             aborted: false,
+            busy: None,
         }
     }
 
     /// The same search, stopping (and raising the stop flag) at `deadline`.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
         self.deadline = deadline;
+        self
+    }
+
+    /// The same search, sharing `busy` with the other threads of a lazy-SMP search.
+    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
+        self.busy = busy;
         self
     }
 
@@ -443,6 +452,8 @@ fn nws_body(
     }
     let mut best = -INF_DISCS;
     let mut best_move = NO_MOVE;
+    let mut deferred = [(0u8, 0u64); 32];
+    let mut n_deferred = 0;
     for i in 0..n {
         // Selection sort, one step per move tried: a cut-off skips the rest.
         let mut k = i;
@@ -453,7 +464,24 @@ fn nws_body(
         }
         list.swap(i, k);
         let (sq, f, _) = list[i];
-        let v = -recurse(s, board.make(sq, f), -alpha - 1);
+        let child = board.make(sq, f);
+        // Another thread is on this move: come back to it after the others.
+        let claimed = match s.busy {
+            Some(busy) if empties >= ABDADA_MIN_EMPTIES => {
+                let h = child.hash();
+                if i > 0 && !busy.try_claim(h) {
+                    deferred[n_deferred] = (sq, f);
+                    n_deferred += 1;
+                    continue;
+                }
+                Some((busy, h))
+            }
+            _ => None,
+        };
+        let v = -recurse(s, child, -alpha - 1);
+        if let Some((busy, h)) = claimed {
+            busy.release(h);
+        }
         if s.aborted {
             return 0;
         }
@@ -462,6 +490,21 @@ fn nws_body(
             best_move = sq;
             if v > alpha {
                 break;
+            }
+        }
+    }
+    if best <= alpha {
+        for &(sq, f) in &deferred[..n_deferred] {
+            let v = -recurse(s, board.make(sq, f), -alpha - 1);
+            if s.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    break;
+                }
             }
         }
     }

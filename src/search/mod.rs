@@ -10,6 +10,7 @@
 //! by a draw from [`Rng`] seeded with the request's seed and the position, so one
 //! thread replays a game move for move on any machine.
 
+pub mod busy;
 pub mod endgame;
 pub mod level;
 pub mod midgame;
@@ -213,6 +214,7 @@ pub fn search(
         tt,
         start,
         solve_wld,
+        busy: None,
     };
     if req.threads <= 1 {
         job.run(stop, 0, report)

@@ -75,3 +75,7 @@ pub const SEARCH_ORDER_DEPTH: u32 = 2;
 /// before searching (enhanced transposition cut-off): one probe per move is cheap
 /// next to a subtree this large. It cut nodes by 6–7% on FFO 20–42 at 12.
 pub const ETC_MIN_EMPTIES: u32 = 11;
+
+/// With several threads, positions this deep or deeper in the exact solver are
+/// claimed while searched, and a thread defers a move another thread is on.
+pub const ABDADA_MIN_EMPTIES: u32 = 12;

@@ -1,6 +1,7 @@
 //! The root: iterative deepening with aspiration windows, the exact and
 //! win/loss/draw solves, and the seeded choice between moves rated exactly equal.
 
+use super::busy::BusyTable;
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
@@ -77,6 +78,8 @@ pub(super) struct Root<'a> {
     order: Vec<u8>,
     /// Plies a lazy-SMP helper adds to every iteration's depth.
     depth_offset: u32,
+    /// The positions other threads are searching, when there are several.
+    pub(super) busy: Option<&'a BusyTable>,
 }
 
 impl<'a> Root<'a> {
@@ -101,6 +104,7 @@ impl<'a> Root<'a> {
             nodes: 0,
             order,
             depth_offset: 0,
+            busy: None,
         }
     }
 
@@ -208,7 +212,9 @@ impl<'a> Root<'a> {
 
     /// Solves the root exactly, or proves its win/loss/draw value when `wld`.
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
-        let mut solver = Solver::new(self.tt, self.stop).with_deadline(self.deadline());
+        let mut solver = Solver::new(self.tt, self.stop)
+            .with_deadline(self.deadline())
+            .with_busy(self.busy);
         let (alpha, beta, clamp, kind) = if wld {
             (-1, 1, (-1, 1), ScoreKind::WinLossDraw)
         } else {

@@ -9,6 +9,7 @@
 //! shared flag, or the main thread's deadline) reaches the helpers through a flag of
 //! their own that the main thread raises when it returns.
 
+use super::busy::BusyTable;
 use super::root::Root;
 use super::{Limits, SearchRequest, SearchResult};
 use crate::rng::Rng;
@@ -24,6 +25,8 @@ pub(super) struct Job<'a> {
     pub start: Instant,
     /// `Some(wld)`: solve at the root (exactly, or win/loss/draw); `None`: deepen.
     pub solve_wld: Option<bool>,
+    /// The positions the threads are searching, when there are several threads.
+    pub busy: Option<&'a BusyTable>,
 }
 
 impl Job<'_> {
@@ -36,6 +39,7 @@ impl Job<'_> {
     ) -> SearchResult {
         let mut rng = Rng::new(self.req.seed ^ self.req.board.hash());
         let mut root = Root::new(self.req, self.tt, stop, self.start);
+        root.busy = self.busy;
         if helper > 0 {
             root.make_helper(helper);
         }
@@ -66,9 +70,14 @@ impl Job<'_> {
             },
             ..*self.req
         };
+        let busy = BusyTable::default();
+        let main_job = Job {
+            busy: Some(&busy),
+            ..*self
+        };
         let helper_job = Job {
             req: &helper_req,
-            ..*self
+            ..main_job
         };
         let helpers_stop = AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -78,7 +87,7 @@ impl Job<'_> {
                     scope.spawn(move || job.run(flag, i, &mut |_| {}).nodes)
                 })
                 .collect();
-            let mut result = self.run(stop, 0, report);
+            let mut result = main_job.run(stop, 0, report);
             helpers_stop.store(true, Ordering::Relaxed);
             for h in handles {
                 result.nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
