@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod game;

@@ -13,6 +13,7 @@
 pub mod endgame;
 pub mod level;
 pub mod midgame;
+pub mod multipv;
 pub mod ordering;
 pub mod params;
 mod root;
