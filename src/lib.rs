@@ -16,6 +16,7 @@ pub mod eval;
 pub mod format;
 pub mod game;
 pub mod perft;
+pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod selfplay;

@@ -20,6 +20,8 @@
 pub mod time;
 mod worker;
 
+pub(crate) use worker::THREAD_NAME;
+
 use crate::board::{IllegalMove, Move, Position};
 use crate::game::Game;
 use crate::search::multipv::MultiPvIteration;
