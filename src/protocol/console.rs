@@ -156,7 +156,7 @@ pub const COMMANDS: &[Spec] = &[
         args: "[N]",
         help: "show the best N moves (default 1) with scores and lines, without playing",
         parse: |a| match optional(a, |s| number::<usize>(s, "a number of moves"))? {
-            Some(0) => Err("hint needs 1 move or more".into()),
+            Some(0) => Err("N must be 1 or more".into()),
             n => Ok(Command::Hint(n.unwrap_or(1))),
         },
     },

@@ -26,7 +26,7 @@ fn parses_commands_aliases_and_moves() {
 fn refuses_with_a_reason() {
     for (line, want) in [
         ("frobnicate", "unknown command 'frobnicate'"),
-        ("hint 0", "hint: hint needs 1 move or more"),
+        ("hint 0", "hint: N must be 1 or more"),
         ("hint x", "hint: 'x' is not a number of moves"),
         ("level 99", "level: '99' is not a level"),
         ("threads 1 2", "threads: expected at most one argument"),
