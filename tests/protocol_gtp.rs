@@ -224,3 +224,21 @@ fn end_of_input_stops_a_genmove_at_once() {
     assert!(status.success());
     assert!(took < Duration::from_millis(500), "{took:?}");
 }
+
+#[test]
+fn a_quit_sent_ahead_still_gets_every_answer() {
+    // genmove, quit and the end of input all at once: the quit stops the search,
+    // which still answers, then the quit answers.
+    let mut e = gtp(&["--level", "60"]);
+    e.send("7 genmove b");
+    e.send("8 quit");
+    let (status, took, rest) = e.close(Duration::from_secs(2));
+    assert!(status.success());
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(rest.len(), 4, "{rest:?}");
+    assert!(
+        ["=7 d3", "=7 c4", "=7 f5", "=7 e6"].contains(&rest[0].as_str()),
+        "{rest:?}"
+    );
+    assert_eq!(rest[1..], ["", "=8", ""]);
+}

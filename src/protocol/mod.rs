@@ -144,6 +144,17 @@ fn is_interrupt(dialect: Dialect, line: &str) -> bool {
     }
 }
 
+/// Whether `item` is a `quit` line (after an optional GTP id).
+fn is_quit(item: &Input) -> bool {
+    let Input::Line(l) = item else { return false };
+    let mut words = l.text.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if first.bytes().all(|b| b.is_ascii_digit()) {
+        first = words.next().unwrap_or("");
+    }
+    first.eq_ignore_ascii_case("quit")
+}
+
 /// One input line, as the reader classified it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Line {
@@ -361,16 +372,41 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// Panics on search threads are caught and reported in the protocol; keep the
-/// default hook's message off stderr for them (NBoard merges stderr into its
-/// input).
+/// Panics in the loop are caught (on the search thread by the engine, on this
+/// thread by [`guarded`]) and reported in the dialect's error form, so the
+/// default hook's message is kept off stderr, which NBoard merges into its
+/// input. Panics on other threads (the reader) still use the default hook.
 fn install_panic_hook() {
     let default = std::panic::take_hook();
+    let main = std::thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
-        if std::thread::current().name() != Some(crate::engine::THREAD_NAME) {
+        let current = std::thread::current();
+        let caught = current.id() == main || current.name() == Some(crate::engine::THREAD_NAME);
+        if !caught {
             default(info);
         }
     }));
+}
+
+/// Runs `f` on `handler`; a panic (a bug) becomes an error reply in the
+/// dialect's form and the loop goes on.
+fn guarded(
+    handler: &mut dyn Handler,
+    cx: &mut Ctx,
+    f: impl FnOnce(&mut dyn Handler, &mut Ctx) -> Flow,
+) -> Flow {
+    match catch_unwind(AssertUnwindSafe(|| f(&mut *handler, &mut *cx))) {
+        Ok(flow) => flow,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            handler.error(&format!("internal error: {msg}"), cx);
+            Flow::Continue
+        }
+    }
 }
 
 /// The protocol thread's loop (see the module documentation). With
@@ -393,6 +429,10 @@ pub(crate) fn run_loop(
     let mut pending: VecDeque<Input> = VecDeque::new();
     let never = crossbeam_channel::never();
     let mut input_open = true;
+    if terminal {
+        let version = env!("CARGO_PKG_VERSION");
+        out.line(&format!("Mollett {version}: type help for the commands"));
+    }
     loop {
         while !engine.is_busy() && !out.is_broken() {
             let Some(item) = pending.pop_front() else {
@@ -417,7 +457,10 @@ pub(crate) fn run_loop(
                 let item = msg.unwrap_or(Input::Eof(current));
                 if let Input::Eof(dialect) = item {
                     input_open = false;
-                    if dialect != Dialect::Console && !eof_waits {
+                    // At once, unless a queued quit ends things anyway (its search
+                    // is already stopped): then every answer before it is given.
+                    let quitting = pending.iter().any(is_quit);
+                    if dialect != Dialect::Console && !eof_waits && !quitting {
                         engine.stop();
                         return;
                     }
@@ -438,7 +481,8 @@ pub(crate) fn run_loop(
                 let Ok(ev) = ev else { continue };
                 engine.observe(&ev);
                 let mut cx = Ctx { engine: &mut engine, out: &mut out, terminal };
-                if handlers.get(current).event(&ev, &mut cx) == Flow::Quit {
+                let flow = guarded(handlers.get(current), &mut cx, |h, cx| h.event(&ev, cx));
+                if flow == Flow::Quit {
                     return;
                 }
             }
@@ -462,13 +506,7 @@ fn process(item: Input, handlers: &mut Handlers, current: &mut Dialect, cx: &mut
         );
         return Flow::Continue;
     }
-    match catch_unwind(AssertUnwindSafe(|| handler.line(&line.text, cx))) {
-        Ok(flow) => flow,
-        Err(_) => {
-            handler.error("internal error: the command failed", cx);
-            Flow::Continue
-        }
-    }
+    guarded(handler, cx, |h, cx| h.line(&line.text, cx))
 }
 
 /// For tests: runs the loop over `input` (a whole script) and returns what it

@@ -134,8 +134,8 @@ impl Engine {
         drop(self.stdin.take());
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                let rest = self.lines.try_iter().collect();
-                return (status, t.elapsed(), rest);
+                let took = t.elapsed();
+                return (status, took, self.rest());
             }
             if t.elapsed() > limit {
                 let _ = self.child.kill();
@@ -145,14 +145,21 @@ impl Engine {
         }
     }
 
+    /// After the exit: every line still in the pipe, up to its end.
+    fn rest(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_secs(2)) {
+            out.push(l);
+        }
+        out
+    }
+
     /// Waits (at most `limit`) for the process to exit by itself.
     pub fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Vec<String>) {
         let t = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                // The reader thread may still be delivering the last lines.
-                std::thread::sleep(Duration::from_millis(20));
-                return (status, self.lines.try_iter().collect());
+                return (status, self.rest());
             }
             if t.elapsed() > limit {
                 let _ = self.child.kill();
