@@ -11,10 +11,12 @@
 
 pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod game;
 pub mod perft;
+pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod selfplay;

@@ -1,55 +1,15 @@
 //! The `mollett` binary: command-line parsing only; the work is in the library.
 
+mod cli;
+
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use cli::{Cli, Command, EngineArgs};
+use mollett::engine::Settings;
+use mollett::protocol::{self, LoopOptions};
 use mollett::{Position, bench, format, perft, solve};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
-
-/// Mollett, a Reversi/Othello engine.
-#[derive(Parser, Debug)]
-#[command(name = "mollett", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Count leaf positions to DEPTH, one line per depth: `depth nodes seconds nodes_per_second`
-    /// (a pass is a ply; a finished game reached early is one leaf).
-    Perft {
-        /// Deepest depth to count; every depth from 1 is printed.
-        depth: u32,
-        /// Start position: a board string (64 squares then the side to move) or a
-        /// transcript of moves from the start (e.g. f5d6c3); default: the start.
-        #[arg(long, allow_hyphen_values = true)]
-        position: Option<String>,
-        /// Worker threads (default: all logical CPUs).
-        #[arg(long)]
-        threads: Option<usize>,
-    },
-    /// Solve every position of an OBF file exactly and check the file's scores.
-    Solve {
-        /// The OBF file (one position per line, optionally with scored moves).
-        file: std::path::PathBuf,
-        /// Prove only win, loss or draw (faster).
-        #[arg(long)]
-        wld: bool,
-        /// Search threads per position (lazy SMP sharing one table).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size per search, in MB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-        /// Print only JSON, one object per line, on stdout.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Search a fixed list of positions at fixed depths on one thread and print the
-    /// node-count signature (`Nodes searched: N`).
-    Bench,
-}
 
 /// A position given on the command line: a board string, or else a transcript.
 fn parse_position(text: &str) -> Result<Position> {
@@ -152,6 +112,25 @@ fn main() {
     }
 }
 
+/// The engine loop on stdin and stdout, with the flags' settings.
+fn run_loop(args: EngineArgs) -> Result<()> {
+    let defaults = Settings::default();
+    let settings = Settings {
+        level: args.level.unwrap_or(defaults.level),
+        threads: args.threads.unwrap_or(defaults.threads),
+        hash_mb: args.hash,
+        seed: args.seed,
+        exact_empties: args.exact_empties,
+        contempt: 0,
+    };
+    protocol::run(LoopOptions {
+        protocol: args.protocol,
+        settings,
+        inject_panic: args.inject_panic,
+    })?;
+    Ok(())
+}
+
 /// Runs a command; `Ok(false)` means it ran but found a failure (exit status 1).
 fn run(cli: Cli) -> Result<bool> {
     match cli.command {
@@ -176,10 +155,6 @@ fn run(cli: Cli) -> Result<bool> {
             json,
         ),
         Some(Command::Bench) => run_bench().map(|()| true),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            Ok(true)
-        }
+        None => run_loop(cli.engine).map(|()| true),
     }
 }

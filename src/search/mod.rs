@@ -14,6 +14,7 @@ pub mod busy;
 pub mod endgame;
 pub mod level;
 pub mod midgame;
+pub mod multipv;
 pub mod ordering;
 pub mod params;
 mod root;

@@ -1,0 +1,456 @@
+//! The engine facade: one game, its settings, the transposition table and a
+//! search thread, behind a small non-blocking API that the protocols drive.
+//!
+//! - [`Engine::start`] runs a [`Job`] (a move choice, a hint, a retrograde
+//!   analysis, an exact solve) on a new search thread and returns at once; a job
+//!   works on a snapshot of the game and the settings, so the game may change
+//!   while it runs.
+//! - The job reports through [`Event`]s on a channel ([`Engine::events`]):
+//!   progress, then exactly one [`Event::Finished`] or [`Event::Failed`], always
+//!   last. The owner passes every event it receives to [`Engine::observe`], which
+//!   marks the engine idle after the last one; only then may another job start.
+//! - [`Engine::stop`] raises the shared stop flag: the job ends promptly and still
+//!   reports what it has. The engine stays usable after a stop.
+//! - A panic inside a job is caught on the search thread and reported as
+//!   [`Event::Failed`]; the engine and its table stay usable.
+//!
+//! Changing the table (its size, or clearing it for a new game) needs an idle
+//! engine; the other settings apply from the next job on.
+
+pub mod time;
+mod worker;
+
+pub(crate) use worker::THREAD_NAME;
+
+use crate::board::{IllegalMove, Move, Position};
+use crate::game::Game;
+use crate::search::multipv::MultiPvIteration;
+use crate::search::{Level, Limits, ScoreKind, SearchResult, TimeLimit};
+use crate::tt::{TranspositionTable, TtError};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The most search threads accepted.
+pub const MAX_THREADS: usize = 1024;
+
+/// The engine's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Playing strength: depth, solve thresholds and evaluation.
+    pub level: Level,
+    /// Search threads (1..=[`MAX_THREADS`]).
+    pub threads: usize,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Seed for the tie-breaks between equal moves.
+    pub seed: u64,
+    /// Solve exactly at this many empties or fewer, whatever the level says.
+    pub exact_empties: Option<u32>,
+    /// How a draw is valued, in centi-discs from Black's point of view (NBoard's
+    /// `set contempt`). Stored for the search; see PROTOCOL.md.
+    pub contempt: i32,
+}
+
+impl Default for Settings {
+    /// Level 21, every logical CPU, 64 MB, seed 0, no override, no contempt.
+    fn default() -> Settings {
+        Settings {
+            level: Level::default(),
+            threads: num_cpus::get().clamp(1, MAX_THREADS),
+            hash_mb: 64,
+            seed: 0,
+            exact_empties: None,
+            contempt: 0,
+        }
+    }
+}
+
+impl Settings {
+    /// The level's limits with the exact-empties override applied.
+    pub fn limits(&self) -> Limits {
+        let mut limits = self.level.limits;
+        if let Some(e) = self.exact_empties {
+            limits.exact_empties = e;
+            limits.wld_empties = limits.wld_empties.max(e);
+        }
+        limits
+    }
+}
+
+/// Work for the search thread, on the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// Choose a move (not played), within the level and the optional time.
+    Go {
+        /// Soft and hard limits from the clock, if any.
+        time: Option<TimeLimit>,
+    },
+    /// Report the best `lines` moves at every depth, within the level.
+    Hint {
+        /// How many moves to report (at least 1).
+        lines: usize,
+    },
+    /// Score every position of the game, from the last back to the first.
+    Analyze,
+    /// Solve the current position exactly, whatever the level.
+    Solve,
+}
+
+/// A job's number, counted from 1.
+pub type JobId = u64;
+
+/// How a job ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The job.
+    pub job: JobId,
+    /// For [`Job::Go`] and [`Job::Solve`]: the result (`best` is `None` when the
+    /// game is over, `Some(Move::Pass)` when the side to move must pass).
+    pub result: Option<SearchResult>,
+    /// Nodes searched by the whole job.
+    pub nodes: u64,
+    /// Wall time of the whole job.
+    pub elapsed: Duration,
+    /// Whether a stop cut the job short.
+    pub stopped: bool,
+}
+
+/// What a job reports. Every job ends with exactly one `Finished` or `Failed`,
+/// after all its other events.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A completed iteration of a [`Job::Go`] or [`Job::Solve`].
+    Iteration {
+        /// The job.
+        job: JobId,
+        /// What the search knows now.
+        result: SearchResult,
+    },
+    /// A completed depth of a [`Job::Hint`]: the best moves, best first.
+    Hint {
+        /// The job.
+        job: JobId,
+        /// The lines of this depth.
+        iteration: MultiPvIteration,
+    },
+    /// One position of a [`Job::Analyze`].
+    Analysis {
+        /// The job.
+        job: JobId,
+        /// Moves played before the position (passes count).
+        ply: usize,
+        /// Centi-discs for the side to move there.
+        score: i32,
+        /// How the score was obtained.
+        kind: ScoreKind,
+    },
+    /// The job ended normally (possibly stopped).
+    Finished(Finished),
+    /// The job panicked; the message says where. The engine stays usable.
+    Failed {
+        /// The job.
+        job: JobId,
+        /// The panic's message.
+        message: String,
+    },
+}
+
+impl Event {
+    /// The job the event belongs to.
+    pub fn job(&self) -> JobId {
+        match self {
+            Event::Iteration { job, .. }
+            | Event::Hint { job, .. }
+            | Event::Analysis { job, .. }
+            | Event::Failed { job, .. } => *job,
+            Event::Finished(f) => f.job,
+        }
+    }
+
+    /// Whether this is the job's last event.
+    pub fn is_last(&self) -> bool {
+        matches!(self, Event::Finished(_) | Event::Failed { .. })
+    }
+}
+
+/// Why the engine refused a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A job is running; the request needs an idle engine.
+    Busy,
+    /// The table could not be made or resized (the old one is kept).
+    Hash(TtError),
+    /// A thread count of 0 or above [`MAX_THREADS`].
+    BadThreads(usize),
+    /// An exact-empties override above 60.
+    BadExactEmpties(u32),
+    /// The search thread could not be started.
+    Spawn(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Busy => f.write_str("the engine is busy searching"),
+            EngineError::Hash(e) => e.fmt(f),
+            EngineError::BadThreads(n) => {
+                write!(f, "{n} is not a thread count (1..{MAX_THREADS})")
+            }
+            EngineError::BadExactEmpties(n) => {
+                write!(f, "{n} is not a number of empties (0..60)")
+            }
+            EngineError::Spawn(e) => write!(f, "cannot start the search thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<TtError> for EngineError {
+    fn from(e: TtError) -> EngineError {
+        EngineError::Hash(e)
+    }
+}
+
+/// The running job.
+struct Running {
+    id: JobId,
+    handle: JoinHandle<()>,
+}
+
+/// The engine: game, settings, table, stop flag and search thread.
+pub struct Engine {
+    settings: Settings,
+    game: Game,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    running: Option<Running>,
+    last_job: JobId,
+    inject_panic: bool,
+}
+
+impl Engine {
+    /// An idle engine at the start position, with a table of
+    /// `settings.hash_mb` MB; errors on a bad thread count or table size.
+    pub fn new(settings: Settings) -> Result<Engine, EngineError> {
+        check_threads(settings.threads)?;
+        if let Some(e) = settings.exact_empties {
+            check_exact_empties(e)?;
+        }
+        let (tx, rx) = unbounded();
+        Ok(Engine {
+            settings,
+            game: Game::new(Position::START),
+            tt: Arc::new(TranspositionTable::new(settings.hash_mb)?),
+            stop: Arc::new(AtomicBool::new(false)),
+            tx,
+            rx,
+            running: None,
+            last_job: 0,
+            inject_panic: false,
+        })
+    }
+
+    /// A fault-injection hook for tests of the panic policy: the next job
+    /// panics inside its search thread.
+    pub fn inject_panic(&mut self) {
+        self.inject_panic = true;
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    /// Replaces the game, keeping the table (for a game that goes on).
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+    }
+
+    /// Starts a new game from `start` and clears the table.
+    pub fn new_game(&mut self, start: Position) -> Result<(), EngineError> {
+        self.idle()?;
+        self.game = Game::new(start);
+        self.tt.clear();
+        Ok(())
+    }
+
+    /// Plays `mv` in the game, if legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.game.play(mv)
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.game.undo()
+    }
+
+    /// Sets the level (from the next job on).
+    pub fn set_level(&mut self, level: Level) {
+        self.settings.level = level;
+    }
+
+    /// Sets the number of search threads (1..=[`MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
+        check_threads(threads)?;
+        self.settings.threads = threads;
+        Ok(())
+    }
+
+    /// Replaces the table by an empty one of `mb` MB; needs an idle engine. On
+    /// error the old table is kept.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
+        self.idle()?;
+        let Some(tt) = Arc::get_mut(&mut self.tt) else {
+            return Err(EngineError::Busy);
+        };
+        tt.resize(mb)?;
+        self.settings.hash_mb = mb;
+        Ok(())
+    }
+
+    /// Sets the tie-break seed.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+    }
+
+    /// Sets or clears the exact-empties override (0..=60).
+    pub fn set_exact_empties(&mut self, empties: Option<u32>) -> Result<(), EngineError> {
+        if let Some(e) = empties {
+            check_exact_empties(e)?;
+        }
+        self.settings.exact_empties = empties;
+        Ok(())
+    }
+
+    /// Sets the contempt (centi-discs, from Black's point of view).
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.settings.contempt = contempt;
+    }
+
+    /// The channel every job reports on.
+    pub fn events(&self) -> Receiver<Event> {
+        self.rx.clone()
+    }
+
+    /// The shared stop flag (raised by [`Engine::stop`]; a reader thread may
+    /// raise it directly).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Whether a job has started and its last event has not been observed.
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The running job, if any.
+    pub fn running_job(&self) -> Option<JobId> {
+        self.running.as_ref().map(|r| r.id)
+    }
+
+    /// Starts `job` on the current position and returns at once.
+    pub fn start(&mut self, job: Job) -> Result<JobId, EngineError> {
+        self.idle()?;
+        self.last_job += 1;
+        let id = self.last_job;
+        self.stop.store(false, Ordering::SeqCst);
+        let work = worker::Work {
+            id,
+            job,
+            game: self.game.clone(),
+            settings: self.settings,
+            tt: Arc::clone(&self.tt),
+            stop: Arc::clone(&self.stop),
+            tx: self.tx.clone(),
+            panic: std::mem::take(&mut self.inject_panic),
+        };
+        let handle = std::thread::Builder::new()
+            .name(worker::THREAD_NAME.to_string())
+            .spawn(move || worker::run(work))
+            .map_err(|e| EngineError::Spawn(e.to_string()))?;
+        self.running = Some(Running { id, handle });
+        Ok(id)
+    }
+
+    /// Asks the running job, if any, to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Must see every event taken from [`Engine::events`]: after the running
+    /// job's last event the engine is idle again.
+    pub fn observe(&mut self, event: &Event) {
+        if !event.is_last() {
+            return;
+        }
+        if let Some(r) = self.running.take_if(|r| r.id == event.job()) {
+            // The thread sent its last event and is returning: a short wait,
+            // after which it holds no reference to the table.
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Blocks until the running job ends and returns its events, last one
+    /// last (empty when idle). For callers that need no progress.
+    pub fn wait(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        while self.is_busy() {
+            let Ok(ev) = self.rx.recv() else { break };
+            self.observe(&ev);
+            out.push(ev);
+        }
+        out
+    }
+
+    /// `Err(Busy)` while a job runs.
+    fn idle(&self) -> Result<(), EngineError> {
+        if self.is_busy() {
+            Err(EngineError::Busy)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Drop for Engine {
+    /// Stops the running job; the thread is left to end on its own.
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn check_threads(n: usize) -> Result<(), EngineError> {
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(())
+    } else {
+        Err(EngineError::BadThreads(n))
+    }
+}
+
+fn check_exact_empties(n: u32) -> Result<(), EngineError> {
+    if n <= 60 {
+        Ok(())
+    } else {
+        Err(EngineError::BadExactEmpties(n))
+    }
+}
+
+#[cfg(test)]
+mod tests;

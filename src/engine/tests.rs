@@ -1,0 +1,149 @@
+//! The facade: jobs, events, stops, busy refusals and the panic policy.
+
+use super::*;
+use crate::format::parse_transcript;
+use std::time::Instant;
+
+fn engine(level: &str) -> Engine {
+    Engine::new(Settings {
+        level: level.parse().unwrap(),
+        threads: 1,
+        hash_mb: 2,
+        ..Settings::default()
+    })
+    .unwrap()
+}
+
+fn finished(events: &[Event]) -> &Finished {
+    match events.last() {
+        Some(Event::Finished(f)) => f,
+        other => panic!("expected Finished last, got {other:?}"),
+    }
+}
+
+#[test]
+fn go_reports_iterations_then_a_legal_move() {
+    let mut e = engine("4");
+    let id = e.start(Job::Go { time: None }).unwrap();
+    assert!(e.is_busy());
+    assert_eq!(e.start(Job::Analyze), Err(EngineError::Busy));
+    assert_eq!(e.set_hash(4), Err(EngineError::Busy));
+    let events = e.wait();
+    assert!(!e.is_busy());
+    assert!(events.iter().all(|ev| ev.job() == id));
+    let iterations = events
+        .iter()
+        .filter(|ev| matches!(ev, Event::Iteration { .. }))
+        .count();
+    assert_eq!(iterations, 4);
+    let f = finished(&events);
+    let best = f.result.as_ref().and_then(|r| r.best).unwrap();
+    assert!(Position::START.legal_moves().contains(&best));
+    // The game is not changed by a job.
+    assert!(e.game().is_empty());
+}
+
+#[test]
+fn stop_ends_a_long_job_and_the_engine_stays_usable() {
+    let mut e = engine("60");
+    e.start(Job::Solve).unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    let t = Instant::now();
+    e.stop();
+    let events = e.wait();
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(finished(&events).stopped);
+    e.set_level("2".parse().unwrap());
+    e.start(Job::Go { time: None }).unwrap();
+    let events = e.wait();
+    assert!(!finished(&events).stopped);
+}
+
+#[test]
+fn a_panicking_job_is_reported_and_the_engine_goes_on() {
+    let mut e = engine("2");
+    e.inject_panic();
+    let id = e.start(Job::Go { time: None }).unwrap();
+    let events = e.wait();
+    match events.as_slice() {
+        [Event::Failed { job, message }] => {
+            assert_eq!(*job, id);
+            assert!(message.contains("injected fault"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    e.start(Job::Go { time: None }).unwrap();
+    let events = e.wait();
+    assert!(finished(&events).result.as_ref().unwrap().best.is_some());
+    // The table can be resized again: the failed thread let go of it.
+    e.set_hash(1).unwrap();
+    assert_eq!(e.settings().hash_mb, 1);
+}
+
+#[test]
+fn forced_pass_and_game_over() {
+    // Black a1, White b1, White to move: White must pass.
+    let pos: Position = format!("XO{} O", "-".repeat(62)).parse().unwrap();
+    let mut e = engine("4");
+    e.new_game(pos).unwrap();
+    e.start(Job::Go { time: None }).unwrap();
+    let r = finished(&e.wait()).result.clone().unwrap();
+    assert_eq!(r.best, Some(Move::Pass));
+    e.start(Job::Hint { lines: 3 }).unwrap();
+    let events = e.wait();
+    let Some(Event::Hint { iteration, .. }) = events.iter().rev().nth(1) else {
+        panic!("{events:?}")
+    };
+    assert_eq!(iteration.lines.len(), 1);
+    assert_eq!(iteration.lines[0].pv[0], Move::Pass);
+    // Black c1 ends the game (White then has nothing, nor Black).
+    e.play(Move::Pass).unwrap();
+    e.play("c1".parse().unwrap()).unwrap();
+    assert!(e.game().is_over());
+    e.start(Job::Go { time: None }).unwrap();
+    let r = finished(&e.wait()).result.clone().unwrap();
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn analyze_scores_every_position_from_the_end() {
+    let game = parse_transcript(Position::START, "f5d6c3d3c4").unwrap();
+    let mut e = engine("3");
+    e.set_game(game);
+    e.start(Job::Analyze).unwrap();
+    let plies: Vec<usize> = e
+        .wait()
+        .iter()
+        .filter_map(|ev| match ev {
+            Event::Analysis { ply, .. } => Some(*ply),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plies, vec![5, 4, 3, 2, 1, 0]);
+}
+
+#[test]
+fn settings_are_checked() {
+    let mut e = engine("3");
+    assert_eq!(e.set_threads(0), Err(EngineError::BadThreads(0)));
+    assert!(e.set_threads(MAX_THREADS + 1).is_err());
+    e.set_threads(2).unwrap();
+    assert_eq!(
+        e.set_exact_empties(Some(61)),
+        Err(EngineError::BadExactEmpties(61))
+    );
+    e.set_exact_empties(Some(30)).unwrap();
+    let l = e.settings().limits();
+    assert_eq!((l.exact_empties, l.wld_empties), (30, 30));
+    assert_eq!(e.set_hash(0), Err(EngineError::Hash(TtError::ZeroSize)));
+    assert_eq!(e.settings().hash_mb, 2);
+    let bad = Settings {
+        threads: 0,
+        ..Settings::default()
+    };
+    assert!(Engine::new(bad).is_err());
+}

@@ -1,0 +1,204 @@
+//! The search thread's side of the engine: runs one job on a snapshot, reports
+//! its events, and turns a panic into [`Event::Failed`].
+
+use super::{Event, Finished, Job, JobId, Settings};
+use crate::board::{Board, Move};
+use crate::eval::DISC;
+use crate::game::Game;
+use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv};
+use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search};
+use crate::tt::TranspositionTable;
+use crossbeam_channel::Sender;
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The search thread's name; the protocol loop's panic hook stays silent for
+/// panics on threads of this name, since they are caught and reported.
+pub(crate) const THREAD_NAME: &str = "mollett-search";
+
+/// The limits of an exact solve, whatever the level.
+const SOLVE_LIMITS: Limits = Limits {
+    depth: 60,
+    exact_empties: 60,
+    wld_empties: 60,
+};
+
+/// Everything a job needs, moved to its thread.
+pub(super) struct Work {
+    pub(super) id: JobId,
+    pub(super) job: Job,
+    pub(super) game: Game,
+    pub(super) settings: Settings,
+    pub(super) tt: Arc<TranspositionTable>,
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) tx: Sender<Event>,
+    /// The fault-injection hook: panic before searching.
+    pub(super) panic: bool,
+}
+
+/// Runs the job and sends its last event, whatever happens inside.
+pub(super) fn run(work: Work) {
+    let outcome = catch_unwind(AssertUnwindSafe(|| execute(&work)));
+    let last = match outcome {
+        Ok(finished) => Event::Finished(finished),
+        Err(payload) => Event::Failed {
+            job: work.id,
+            message: panic_message(payload.as_ref()),
+        },
+    };
+    // A closed channel means nobody listens any more: nothing to do.
+    let _ = work.tx.send(last);
+}
+
+/// The text of a panic payload.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+fn execute(w: &Work) -> Finished {
+    let start = Instant::now();
+    if w.panic {
+        panic!("injected fault: the fault-injection hook was armed");
+    }
+    let board = w.game.position().board;
+    match w.job {
+        Job::Go { time } => go(w, board, Some(time), start),
+        Job::Solve => go(w, board, None, start),
+        Job::Hint { lines } => hint(w, board, lines, start),
+        Job::Analyze => analyze(w, start),
+    }
+}
+
+/// A search request from the job's settings.
+fn request(w: &Work, board: Board, limits: Limits, time: Option<TimeLimit>) -> SearchRequest {
+    SearchRequest {
+        limits,
+        seed: w.settings.seed,
+        threads: w.settings.threads,
+        time,
+        ..SearchRequest::new(board, w.settings.level)
+    }
+}
+
+/// A move choice within the level and `time` (`Some`), or an exact solve
+/// (`None`), which also scores a forced pass.
+fn go(w: &Work, board: Board, time: Option<Option<TimeLimit>>, start: Instant) -> Finished {
+    let result = if board.must_pass() && time.is_some() {
+        // Nothing to choose: no search.
+        SearchResult {
+            best: Some(Move::Pass),
+            score: 0,
+            kind: ScoreKind::Midgame(0),
+            pv: vec![Move::Pass],
+            nodes: 0,
+            elapsed: start.elapsed(),
+            stopped: false,
+        }
+    } else {
+        let req = match time {
+            Some(time) => request(w, board, w.settings.limits(), time),
+            None => request(w, board, SOLVE_LIMITS, None),
+        };
+        search(&req, &w.tt, &w.stop, &mut |r| {
+            let _ = w.tx.send(Event::Iteration {
+                job: w.id,
+                result: r.clone(),
+            });
+        })
+    };
+    Finished {
+        job: w.id,
+        nodes: result.nodes,
+        elapsed: start.elapsed(),
+        stopped: result.stopped,
+        result: Some(result),
+    }
+}
+
+/// The best `lines` moves at every depth. When the side to move must pass, the
+/// opponent's best line is reported behind the pass, its score negated.
+fn hint(w: &Work, board: Board, lines: usize, start: Instant) -> Finished {
+    let mut nodes = 0;
+    if !board.is_game_over() {
+        let passed = board.moves() == 0;
+        let req = MultiPvRequest {
+            board: if passed { board.pass() } else { board },
+            limits: w.settings.limits(),
+            eval: w.settings.level.eval,
+            lines: if passed { 1 } else { lines.max(1) },
+        };
+        multipv(&req, &w.tt, &w.stop, &mut |it| {
+            nodes = it.nodes;
+            let iteration = if passed { behind_pass(it) } else { it.clone() };
+            let _ = w.tx.send(Event::Hint {
+                job: w.id,
+                iteration,
+            });
+        });
+    }
+    Finished {
+        job: w.id,
+        result: None,
+        nodes,
+        elapsed: start.elapsed(),
+        stopped: w.stop.load(Ordering::Relaxed),
+    }
+}
+
+/// The opponent's lines seen from the side that passes.
+fn behind_pass(it: &MultiPvIteration) -> MultiPvIteration {
+    let mut out = it.clone();
+    for line in &mut out.lines {
+        line.score = -line.score;
+        line.pv.insert(0, Move::Pass);
+    }
+    out
+}
+
+/// Scores every position of the game, last first (the solved tail fills the
+/// table for the positions before it).
+fn analyze(w: &Work, start: Instant) -> Finished {
+    let mut nodes = 0;
+    let mut stopped = false;
+    let positions = w.game.positions();
+    for (ply, pos) in positions.iter().enumerate().rev() {
+        if w.stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
+        let (score, kind) = if pos.board.is_game_over() {
+            (pos.board.final_score() * DISC, ScoreKind::Exact)
+        } else {
+            let req = request(w, pos.board, w.settings.limits(), None);
+            let r = search(&req, &w.tt, &w.stop, &mut |_| {});
+            nodes += r.nodes;
+            if r.stopped {
+                stopped = true;
+                break;
+            }
+            (r.score, r.kind)
+        };
+        let _ = w.tx.send(Event::Analysis {
+            job: w.id,
+            ply,
+            score,
+            kind,
+        });
+    }
+    Finished {
+        job: w.id,
+        result: None,
+        nodes,
+        elapsed: start.elapsed(),
+        stopped,
+    }
+}

@@ -1,0 +1,62 @@
+//! The console parser, its table and its formats.
+
+use super::*;
+
+#[test]
+fn parses_commands_aliases_and_moves() {
+    assert_eq!(parse("help"), Ok(Command::Help(None)));
+    assert_eq!(parse("HELP go"), Ok(Command::Help(Some("go".into()))));
+    assert_eq!(parse("n"), Ok(Command::New));
+    assert_eq!(parse("hint"), Ok(Command::Hint(1)));
+    assert_eq!(parse("hint 3"), Ok(Command::Hint(3)));
+    assert_eq!(parse("level 5"), Ok(Command::Level(Some(Level::number(5)))));
+    assert_eq!(parse("level"), Ok(Command::Level(None)));
+    assert_eq!(parse("f5"), Ok(Command::Play("f5".into())));
+    assert_eq!(parse("F5 d6C3"), Ok(Command::Play("F5 d6C3".into())));
+    assert_eq!(parse("play f5d6"), Ok(Command::Play("f5d6".into())));
+    assert_eq!(parse("  "), Ok(Command::Blank));
+    let start = "---------------------------OX------XO--------------------------- X";
+    assert_eq!(
+        parse(&format!("setboard {start}")),
+        Ok(Command::SetBoard(Position::START))
+    );
+}
+
+#[test]
+fn refuses_with_a_reason() {
+    for (line, want) in [
+        ("frobnicate", "unknown command 'frobnicate'"),
+        ("hint 0", "hint: N must be 1 or more"),
+        ("hint x", "hint: 'x' is not a number of moves"),
+        ("level 99", "level: '99' is not a level"),
+        ("threads 1 2", "threads: expected at most one argument"),
+        ("setboard xyz", "setboard: "),
+        ("play z9", "play: 'z9' is not a list of moves"),
+        ("new now", "new: unexpected argument 'now'"),
+    ] {
+        let e = parse(line).unwrap_err();
+        assert!(e.starts_with(want), "{line}: {e}");
+    }
+}
+
+#[test]
+fn help_comes_from_the_table() {
+    let all = help(None).unwrap();
+    assert_eq!(all.len(), COMMANDS.len() + 1);
+    for (line, spec) in all.iter().zip(COMMANDS) {
+        assert!(
+            line.starts_with(spec.name) && line.contains(spec.help),
+            "{line}"
+        );
+    }
+    assert!(help(Some("q")).unwrap()[0].starts_with("quit"));
+    assert!(help(Some("nope")).is_err());
+    assert!(is_command("exit") && is_command("f5d6") && !is_command("ping"));
+}
+
+#[test]
+fn scores() {
+    assert_eq!(format_score(50, ScoreKind::Midgame(3)), "+0.50");
+    assert_eq!(format_score(-400, ScoreKind::Exact), "-4");
+    assert_eq!(format_score(100, ScoreKind::WinLossDraw), "win");
+}

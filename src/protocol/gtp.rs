@@ -1,0 +1,383 @@
+//! The Go Text Protocol, version 2, for Othello (see PROTOCOL.md).
+//!
+//! Framing by the spec: a command is `[id] name [args]`; control characters
+//! other than tab are dropped, `#` starts a comment, tabs count as spaces and
+//! blank lines get no answer. A success is `=id result` and a failure `?id
+//! message`, each followed by a blank line; the id is echoed only when given.
+//! Vertices are Othello squares (`a1` top-left) in any case, or `pass`; colours
+//! are `b`, `black`, `w`, `white` in any case. [`COMMANDS`] drives parsing,
+//! `list_commands` and `known_command`.
+
+mod parse;
+
+pub(crate) use parse::selects_gtp;
+pub use parse::{COMMANDS, Command, Error, Request, Spec, format_response, parse, preprocess};
+
+use super::text::{board_diagram, legal_moves_text, move_lower, result_text};
+use super::{Ctx, Flow, Handler};
+use crate::board::{Color, Move};
+use crate::engine::time::{budget, byoyomi_budget};
+use crate::engine::{Event, Job};
+use crate::format::parse_ggf_records;
+use crate::game::Game;
+use crate::search::TimeLimit;
+use std::time::{Duration, Instant};
+
+/// One side's clock: seconds left, and the stones left in the byo-yomi period
+/// (0 while in main time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SideClock {
+    left: f64,
+    stones: u32,
+}
+
+/// A genmove waiting for its search.
+#[derive(Clone, Debug)]
+struct Pending {
+    id: Option<String>,
+    play: bool,
+    color: Color,
+    since: Instant,
+}
+
+/// The GTP dialect's state: the clocks and the genmove in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Gtp {
+    /// Byo-yomi period (seconds, stones) from `time_settings`, if any.
+    byoyomi: Option<(f64, u32)>,
+    /// Black's and White's clocks, once known.
+    clocks: [Option<SideClock>; 2],
+    pending: Option<Pending>,
+}
+
+fn side(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl Gtp {
+    fn respond(cx: &mut Ctx, id: Option<&str>, result: Result<String, String>) {
+        cx.out.block(&format_response(id, &result));
+    }
+
+    /// The time for `color`'s next move, from its clock.
+    fn budget(&self, color: Color, empties: u32) -> Option<TimeLimit> {
+        let c = self.clocks[side(color)]?;
+        let secs = |x: f64| Duration::from_secs_f64(x.max(0.0));
+        Some(match (c.stones, self.byoyomi) {
+            (0, Some((period, stones))) if c.left <= 0.0 => byoyomi_budget(secs(period), stones),
+            (0, _) => budget(secs(c.left), Duration::ZERO, empties),
+            (stones, _) => byoyomi_budget(secs(c.left), stones),
+        })
+    }
+
+    /// Charges `elapsed` to `color`'s clock after its move.
+    fn charge(&mut self, color: Color, elapsed: f64) {
+        let byoyomi = self.byoyomi;
+        let Some(c) = self.clocks[side(color)].as_mut() else {
+            return;
+        };
+        c.left -= elapsed;
+        match (c.stones, byoyomi) {
+            (0, Some((period, stones))) if c.left < 0.0 => {
+                *c = SideClock {
+                    left: period,
+                    stones,
+                }
+            }
+            (0, _) => {}
+            (1, Some((period, stones))) => {
+                *c = SideClock {
+                    left: period,
+                    stones,
+                }
+            }
+            (_, _) => c.stones -= 1,
+        }
+    }
+
+    /// Plays `color`'s `mv`, inserting the pass of the side to move if it must
+    /// pass; on failure the game is unchanged.
+    fn play(cx: &mut Ctx, color: Color, mv: Move) -> Result<String, String> {
+        let pos = cx.engine.position();
+        let inserted = color != pos.side && pos.board.must_pass();
+        if color != pos.side && !inserted {
+            return Err("illegal move".into());
+        }
+        if inserted {
+            cx.engine.play(Move::Pass).map_err(|_| "illegal move")?;
+        }
+        match cx.engine.play(mv) {
+            Ok(()) => Ok(String::new()),
+            Err(_) => {
+                if inserted {
+                    cx.engine.undo();
+                }
+                Err("illegal move".into())
+            }
+        }
+    }
+
+    /// Starts a genmove (or answers at once when there is nothing to search).
+    fn genmove(&mut self, cx: &mut Ctx, id: Option<&str>, color: Color, play: bool) {
+        let mut pos = cx.engine.position();
+        if pos.board.is_game_over() {
+            return Self::respond(cx, id, Ok("pass".into()));
+        }
+        let mut inserted = false;
+        if color != pos.side {
+            if !pos.board.must_pass() {
+                return Self::respond(cx, id, Err(format!("wrong color: {} is to move", pos.side)));
+            }
+            inserted = cx.engine.play(Move::Pass).is_ok();
+            pos = cx.engine.position();
+        }
+        if pos.board.must_pass() {
+            if play {
+                let _ = cx.engine.play(Move::Pass);
+            } else if inserted {
+                cx.engine.undo();
+            }
+            return Self::respond(cx, id, Ok("pass".into()));
+        }
+        let time = self.budget(color, pos.board.empties());
+        let started = cx.engine.start(Job::Go { time });
+        // The job has its own copy: the trial pass of a reg_genmove goes now.
+        if inserted && !play {
+            cx.engine.undo();
+        }
+        match started {
+            Ok(_) => {
+                self.pending = Some(Pending {
+                    id: id.map(str::to_string),
+                    play,
+                    color,
+                    since: Instant::now(),
+                })
+            }
+            Err(e) => Self::respond(cx, id, Err(format!("cannot search: {e}"))),
+        }
+    }
+
+    /// Runs one command: the answer (`Err` is the failure message), or `None`
+    /// when it is given later or was given already.
+    fn exec(
+        &mut self,
+        cmd: Command,
+        cx: &mut Ctx,
+        id: Option<&str>,
+    ) -> Option<Result<String, String>> {
+        let pos = cx.engine.position();
+        let ok = |s: &str| Some(Ok(s.to_string()));
+        match cmd {
+            Command::ProtocolVersion => ok("2"),
+            Command::Name => ok("Mollett"),
+            Command::Version => ok(env!("CARGO_PKG_VERSION")),
+            Command::KnownCommand(n) => ok(if COMMANDS.iter().any(|s| s.name == n) {
+                "true"
+            } else {
+                "false"
+            }),
+            Command::ListCommands => Some(Ok(COMMANDS
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join("\n"))),
+            Command::Quit => None,
+            Command::BoardSize(8) => ok(""),
+            Command::BoardSize(_) => Some(Err("unacceptable size".into())),
+            Command::ClearBoard => Some(
+                cx.engine
+                    .new_game(crate::Position::START)
+                    .map(|()| String::new())
+                    .map_err(|e| e.to_string()),
+            ),
+            Command::Komi => ok(""),
+            Command::Play(color, mv) => Some(Self::play(cx, color, mv)),
+            Command::Genmove(color) | Command::RegGenmove(color) => {
+                let play = matches!(cmd, Command::Genmove(_));
+                // Answered now, or when the search ends.
+                self.genmove(cx, id, color, play);
+                None
+            }
+            Command::Undo => match cx.engine.undo() {
+                Some(_) => ok(""),
+                None => Some(Err("cannot undo".into())),
+            },
+            Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&pos, false).join("\n")))),
+            Command::TimeSettings(main, period, stones) => {
+                if period > 0.0 && stones == 0 {
+                    // The spec's way of saying: no time limit.
+                    self.byoyomi = None;
+                    self.clocks = [None, None];
+                } else {
+                    self.byoyomi = (stones > 0).then_some((period, stones));
+                    let clock = if main > 0.0 || stones == 0 {
+                        SideClock {
+                            left: main,
+                            stones: 0,
+                        }
+                    } else {
+                        SideClock {
+                            left: period,
+                            stones,
+                        }
+                    };
+                    self.clocks = [Some(clock), Some(clock)];
+                }
+                ok("")
+            }
+            Command::TimeLeft(color, left, stones) => {
+                self.clocks[side(color)] = Some(SideClock { left, stones });
+                ok("")
+            }
+            Command::FinalScore => Some(if pos.board.is_game_over() {
+                Ok(result_text(&pos))
+            } else {
+                Err("cannot score".into())
+            }),
+            Command::LoadSgf(file, number) => Some(load(cx, &file, number)),
+            Command::SetGame(name) if name.eq_ignore_ascii_case("othello") => ok(""),
+            Command::SetGame(_) => Some(Err("unsupported game".into())),
+            Command::ListGames | Command::RulesGameId => ok("Othello"),
+            Command::RulesBoard => Some(Ok(rules_board(&pos))),
+            Command::RulesBoardSize => ok("8"),
+            Command::RulesLegalMoves => Some(Ok(legal_moves_text(&pos))),
+            Command::RulesSideToMove => Some(Ok(pos.side.to_string())),
+            Command::RulesFinalResult => Some(Ok(if pos.board.is_game_over() {
+                result_text(&pos)
+            } else {
+                "unknown".into()
+            })),
+            Command::Threads(n) => Some(setting(n, cx.engine.settings().threads, |n| {
+                cx.engine.set_threads(n)
+            })),
+            Command::Hash(n) => Some(setting(n, cx.engine.settings().hash_mb, |n| {
+                cx.engine.set_hash(n)
+            })),
+            Command::Level(l) => {
+                let now = cx.engine.settings().level;
+                Some(setting(l, now, |l| {
+                    cx.engine.set_level(l);
+                    Ok::<(), String>(())
+                }))
+            }
+            Command::Seed(s) => {
+                let now = cx.engine.settings().seed;
+                Some(setting(s, now, |s| {
+                    cx.engine.set_seed(s);
+                    Ok::<(), String>(())
+                }))
+            }
+        }
+    }
+}
+
+/// Shows `now` when no value is given, else sets it.
+fn setting<T: std::fmt::Display, E: std::fmt::Display>(
+    value: Option<T>,
+    now: impl std::fmt::Display,
+    set: impl FnOnce(T) -> Result<(), E>,
+) -> Result<String, String> {
+    match value {
+        None => Ok(now.to_string()),
+        Some(v) => set(v).map(|()| String::new()).map_err(|e| e.to_string()),
+    }
+}
+
+/// GoGui's board: rows 8 down to 1 (GoGui puts row 1 at the bottom), `X` black,
+/// `O` white, `.` empty.
+fn rules_board(pos: &crate::Position) -> String {
+    let (b, w) = (pos.black(), pos.white());
+    let rows: Vec<String> = (0..8)
+        .rev()
+        .map(|row| {
+            (0..8)
+                .map(|col| {
+                    let bit = 1u64 << (row * 8 + col);
+                    if b & bit != 0 {
+                        'X'
+                    } else if w & bit != 0 {
+                        'O'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!("\n{}", rows.join("\n"))
+}
+
+/// `loadsgf`: the first GGF record of `file`, up to (not including) move
+/// `number`; the table is cleared.
+fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot load file: {e}"))?;
+    let records = parse_ggf_records(&text).map_err(|e| format!("cannot load file: {e}"))?;
+    let first = records.first().ok_or("cannot load file: no GGF record")?;
+    let mut game = first
+        .to_game()
+        .map_err(|_| "cannot load file: illegal move")?;
+    if let Some(n) = number {
+        game.moves.truncate(n.saturating_sub(1));
+    }
+    cx.engine.new_game(game.start).map_err(|e| e.to_string())?;
+    cx.engine
+        .set_game(Game::from_moves(game.start, game.moves).map_err(|_| "cannot load file")?);
+    Ok(String::new())
+}
+
+impl Handler for Gtp {
+    fn line(&mut self, line: &str, cx: &mut Ctx) -> Flow {
+        let Some(req) = parse(line) else {
+            return Flow::Continue;
+        };
+        let id = req.id.as_deref();
+        match req.command {
+            Err(e) => Self::respond(cx, id, Err(e.to_string())),
+            Ok(Command::Quit) => {
+                Self::respond(cx, id, Ok(String::new()));
+                return Flow::Quit;
+            }
+            Ok(cmd) => {
+                if let Some(result) = self.exec(cmd, cx, id) {
+                    Self::respond(cx, id, result);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow {
+        let Some(p) = self.pending.take_if(|_| event.is_last()) else {
+            return Flow::Continue;
+        };
+        let result = match event {
+            Event::Finished(f) => match f.result.as_ref().and_then(|r| r.best) {
+                Some(mv) => {
+                    if p.play {
+                        let _ = cx.engine.play(mv);
+                        self.charge(p.color, p.since.elapsed().as_secs_f64());
+                    }
+                    Ok(move_lower(mv))
+                }
+                None => Ok("pass".to_string()),
+            },
+            Event::Failed { message, .. } => {
+                Err(format!("internal error: the search failed: {message}"))
+            }
+            _ => return Flow::Continue,
+        };
+        Self::respond(cx, p.id.as_deref(), result);
+        Flow::Continue
+    }
+
+    fn error(&mut self, what: &str, cx: &mut Ctx) {
+        Self::respond(cx, None, Err(what.to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,542 @@
+//! The engine loop: three dialects (console, NBoard, GTP) over stdin and stdout.
+//!
+//! Threads and order:
+//! - A reader thread reads stdin line by line (invalid UTF-8 replaced, CR
+//!   dropped, lines over [`MAX_LINE`] bytes cut and answered with an error). It
+//!   decides each line's dialect ([`Selector`]) and, for an interrupting line,
+//!   raises the engine's stop flag *before* forwarding it, so a search stops
+//!   within milliseconds whatever the protocol thread is doing.
+//! - The protocol thread (the caller of [`run`]) waits on input lines and engine
+//!   events at once. It alone writes stdout, one whole line at a time, flushed.
+//!   While a job runs, input is queued in order and run once the job's last
+//!   event is out: so every line of an earlier request precedes the answer to a
+//!   later one (NBoard's `pong` comes after the aborted search's last line).
+//! - Interrupting lines: NBoard `ping`, `stop`, `quit`; GTP `quit` (GTP is
+//!   synchronous, so other commands wait); console `stop`. End of input
+//!   interrupts in NBoard and GTP and ends the process at once; in the console a
+//!   running command finishes first, so a piped script gets all its answers.
+//! - A closed stdout ends the loop quietly.
+
+pub mod console;
+pub mod gtp;
+pub mod nboard;
+mod text;
+
+use crate::engine::{Engine, EngineError, Event, Settings};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, IsTerminal, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Longer input lines are cut to this many bytes and answered with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A protocol dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// Commands for people and scripts (the default).
+    Console,
+    /// NBoard protocol version 2.
+    NBoard,
+    /// The Go Text Protocol, version 2.
+    Gtp,
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Dialect, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "console" => Ok(Dialect::Console),
+            "nboard" => Ok(Dialect::NBoard),
+            "gtp" => Ok(Dialect::Gtp),
+            _ => Err(format!("'{s}' is not a protocol (console, nboard or gtp)")),
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Console => "console",
+            Dialect::NBoard => "nboard",
+            Dialect::Gtp => "gtp",
+        })
+    }
+}
+
+/// Chooses the dialect line by line. Unless forced, the loop starts in the
+/// console dialect, undecided: `nboard` switches to NBoard and a GTP-only command
+/// (or a line with a numeric GTP id) switches to GTP from the console; while no
+/// console command has been seen yet, an NBoard-only command (`set game`, `set
+/// depth`, `set contempt`, `ping`, `clear`) selects NBoard. NBoard and GTP, once
+/// selected, stay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selector {
+    dialect: Dialect,
+    chosen: bool,
+    forced: bool,
+}
+
+impl Selector {
+    /// Starts in `forced` for good, or undecided in the console dialect.
+    pub fn new(forced: Option<Dialect>) -> Selector {
+        Selector {
+            dialect: forced.unwrap_or(Dialect::Console),
+            chosen: forced.is_some(),
+            forced: forced.is_some(),
+        }
+    }
+
+    /// The dialect in force.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The dialect for `line`, switching first if the line selects one.
+    pub fn observe(&mut self, line: &str) -> Dialect {
+        if self.forced || self.dialect != Dialect::Console {
+            return self.dialect;
+        }
+        let clean = gtp::preprocess(line);
+        let mut words = clean.split_whitespace();
+        let Some(mut first) = words.next() else {
+            return self.dialect;
+        };
+        let mut has_id = false;
+        if first.bytes().all(|b| b.is_ascii_digit()) {
+            has_id = true;
+            match words.next() {
+                Some(w) => first = w,
+                None => return self.dialect,
+            }
+        }
+        let first = first.to_ascii_lowercase();
+        let rest: Vec<&str> = words.collect();
+        if first == "nboard" && !has_id {
+            self.dialect = Dialect::NBoard;
+        } else if gtp::selects_gtp(&first, &rest, has_id) {
+            self.dialect = Dialect::Gtp;
+        } else if !self.chosen && nboard::selects_nboard(&first, &rest) {
+            self.dialect = Dialect::NBoard;
+        } else if console::is_command(&first) {
+            self.chosen = true;
+        }
+        self.dialect
+    }
+}
+
+/// Whether `line` interrupts a running search in `dialect`.
+fn is_interrupt(dialect: Dialect, line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if dialect == Dialect::Gtp && first.bytes().all(|b| b.is_ascii_digit()) {
+        first = words.next().unwrap_or("");
+    }
+    let first = first.to_ascii_lowercase();
+    match dialect {
+        Dialect::NBoard => matches!(first.as_str(), "ping" | "stop" | "quit"),
+        Dialect::Gtp => first == "quit",
+        Dialect::Console => first == "stop",
+    }
+}
+
+/// Whether `item` is a `quit` line (after an optional GTP id).
+fn is_quit(item: &Input) -> bool {
+    let Input::Line(l) = item else { return false };
+    let mut words = l.text.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if first.bytes().all(|b| b.is_ascii_digit()) {
+        first = words.next().unwrap_or("");
+    }
+    first.eq_ignore_ascii_case("quit")
+}
+
+/// One input line, as the reader classified it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    text: String,
+    dialect: Dialect,
+    interrupt: bool,
+    too_long: bool,
+}
+
+/// What the reader forwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Input {
+    Line(Line),
+    /// The end of input, with the dialect in force then.
+    Eof(Dialect),
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (the rest of a
+/// longer line is skipped); `Some(too_long)`, or `None` at the end of input.
+fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some(too_long));
+        }
+        any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..newline.unwrap_or(chunk.len())];
+        let room = MAX_LINE - buf.len();
+        if part.len() > room {
+            too_long = true;
+        }
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            return Ok(Some(too_long));
+        }
+    }
+}
+
+/// The reader thread's loop: classify, raise the stop flag for interrupts,
+/// forward; at the end of input, stop (in NBoard and GTP) and say so.
+fn read_input(mut r: impl BufRead, tx: &Sender<Input>, stop: &AtomicBool, mut sel: Selector) {
+    let mut buf = Vec::new();
+    while let Ok(Some(too_long)) = read_line(&mut r, &mut buf) {
+        let text = String::from_utf8_lossy(&buf).replace('\r', "");
+        let (dialect, interrupt) = if too_long {
+            (sel.dialect(), false)
+        } else {
+            let d = sel.observe(&text);
+            (d, is_interrupt(d, &text))
+        };
+        if interrupt {
+            stop.store(true, Ordering::SeqCst);
+        }
+        let line = Line {
+            text,
+            dialect,
+            interrupt,
+            too_long,
+        };
+        if tx.send(Input::Line(line)).is_err() {
+            return;
+        }
+    }
+    if sel.dialect() != Dialect::Console {
+        stop.store(true, Ordering::SeqCst);
+    }
+    let _ = tx.send(Input::Eof(sel.dialect()));
+}
+
+/// The single writer: whole lines, control characters escaped, flushed at once.
+/// After a write error (a closed pipe) it writes nothing more.
+pub(crate) struct Output {
+    w: Box<dyn Write + Send>,
+    broken: bool,
+}
+
+impl Output {
+    /// A writer over `w`.
+    pub(crate) fn new(w: Box<dyn Write + Send>) -> Output {
+        Output { w, broken: false }
+    }
+
+    /// Writes `text` (which may hold several lines) and a newline, then flushes.
+    pub(crate) fn line(&mut self, text: &str) {
+        self.write(text, "\n");
+    }
+
+    /// Writes `text` as given (GTP blocks end with their own blank line).
+    pub(crate) fn block(&mut self, text: &str) {
+        self.write(text, "");
+    }
+
+    fn write(&mut self, text: &str, end: &str) {
+        if self.broken {
+            return;
+        }
+        let mut s = String::with_capacity(text.len() + 1);
+        for (i, part) in text.split('\n').enumerate() {
+            if i > 0 {
+                s.push('\n');
+            }
+            sanitize_into(part, &mut s);
+        }
+        s.push_str(end);
+        if self
+            .w
+            .write_all(s.as_bytes())
+            .and_then(|()| self.w.flush())
+            .is_err()
+        {
+            self.broken = true;
+        }
+    }
+
+    /// Whether a write failed (the reader of stdout is gone).
+    pub(crate) fn is_broken(&self) -> bool {
+        self.broken
+    }
+}
+
+/// Appends `part` with every control character but tab escaped, so that no
+/// output line can be split (NBoard's reader breaks lines at CR too).
+fn sanitize_into(part: &str, s: &mut String) {
+    for c in part.chars() {
+        if c.is_control() && c != '\t' {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+}
+
+/// What a handler needs: the engine, the writer, and whether a person types.
+pub(crate) struct Ctx<'a> {
+    pub(crate) engine: &'a mut Engine,
+    pub(crate) out: &'a mut Output,
+    pub(crate) terminal: bool,
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One dialect's command handling.
+pub(crate) trait Handler {
+    /// Runs one input line (the engine is idle).
+    fn line(&mut self, line: &str, cx: &mut Ctx) -> Flow;
+    /// Reports one event of a job this handler started.
+    fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow;
+    /// Answers a line that was too long to read, or a command that failed
+    /// unexpectedly (`what` says which).
+    fn error(&mut self, what: &str, cx: &mut Ctx);
+}
+
+/// The three handlers; their state persists across switches.
+struct Handlers {
+    console: console::Console,
+    nboard: nboard::NBoard,
+    gtp: gtp::Gtp,
+}
+
+impl Handlers {
+    fn get(&mut self, d: Dialect) -> &mut dyn Handler {
+        match d {
+            Dialect::Console => &mut self.console,
+            Dialect::NBoard => &mut self.nboard,
+            Dialect::Gtp => &mut self.gtp,
+        }
+    }
+}
+
+/// How to run the loop.
+#[derive(Clone, Copy, Debug)]
+pub struct LoopOptions {
+    /// A dialect forced for the whole session (`--protocol`).
+    pub protocol: Option<Dialect>,
+    /// The engine's settings from the command line.
+    pub settings: Settings,
+    /// Arm the fault-injection hook: the first search panics (for tests).
+    pub inject_panic: bool,
+}
+
+/// Runs the loop on stdin and stdout until `quit`, the end of input or a closed
+/// stdout. Errors only when the engine cannot be made (e.g. the table size).
+pub fn run(options: LoopOptions) -> Result<(), EngineError> {
+    let mut engine = Engine::new(options.settings)?;
+    if options.inject_panic {
+        engine.inject_panic();
+    }
+    let stdin = std::io::stdin();
+    let terminal = stdin.is_terminal();
+    let (tx, rx) = unbounded();
+    let stop = engine.stop_flag();
+    let selector = Selector::new(options.protocol);
+    std::thread::Builder::new()
+        .name("mollett-stdin".to_string())
+        .spawn(move || read_input(stdin.lock(), &tx, &stop, selector))
+        .map_err(|e| EngineError::Spawn(e.to_string()))?;
+    install_panic_hook();
+    let out = Output::new(Box::new(std::io::stdout()));
+    run_loop(engine, &rx, out, terminal, false);
+    Ok(())
+}
+
+/// Panics in the loop are caught (on the search thread by the engine, on this
+/// thread by [`guarded`]) and reported in the dialect's error form, so the
+/// default hook's message is kept off stderr, which NBoard merges into its
+/// input. Panics on other threads (the reader) still use the default hook.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    let main = std::thread::current().id();
+    std::panic::set_hook(Box::new(move |info| {
+        let current = std::thread::current();
+        let caught = current.id() == main || current.name() == Some(crate::engine::THREAD_NAME);
+        if !caught {
+            default(info);
+        }
+    }));
+}
+
+/// Runs `f` on `handler`; a panic (a bug) becomes an error reply in the
+/// dialect's form and the loop goes on.
+fn guarded(
+    handler: &mut dyn Handler,
+    cx: &mut Ctx,
+    f: impl FnOnce(&mut dyn Handler, &mut Ctx) -> Flow,
+) -> Flow {
+    match catch_unwind(AssertUnwindSafe(|| f(&mut *handler, &mut *cx))) {
+        Ok(flow) => flow,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            handler.error(&format!("internal error: {msg}"), cx);
+            Flow::Continue
+        }
+    }
+}
+
+/// The protocol thread's loop (see the module documentation). With
+/// `eof_waits` (for tests) the end of input waits for the running job in every
+/// dialect, as it does in the console.
+pub(crate) fn run_loop(
+    mut engine: Engine,
+    input: &Receiver<Input>,
+    mut out: Output,
+    terminal: bool,
+    eof_waits: bool,
+) {
+    let events = engine.events();
+    let mut handlers = Handlers {
+        console: console::Console::default(),
+        nboard: nboard::NBoard::default(),
+        gtp: gtp::Gtp::default(),
+    };
+    let mut current = Dialect::Console;
+    let mut pending: VecDeque<Input> = VecDeque::new();
+    let never = crossbeam_channel::never();
+    let mut input_open = true;
+    if terminal {
+        let version = env!("CARGO_PKG_VERSION");
+        out.line(&format!("Mollett {version}: type help for the commands"));
+    }
+    loop {
+        while !engine.is_busy() && !out.is_broken() {
+            let Some(item) = pending.pop_front() else {
+                break;
+            };
+            let mut cx = Ctx {
+                engine: &mut engine,
+                out: &mut out,
+                terminal,
+            };
+            if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
+                return;
+            }
+        }
+        if out.is_broken() {
+            engine.stop();
+            return;
+        }
+        let source = if input_open { input } else { &never };
+        select! {
+            recv(source) -> msg => {
+                let item = msg.unwrap_or(Input::Eof(current));
+                if let Input::Eof(dialect) = item {
+                    input_open = false;
+                    // At once, unless a queued quit ends things anyway (its search
+                    // is already stopped): then every answer before it is given.
+                    let quitting = pending.iter().any(is_quit);
+                    if dialect != Dialect::Console && !eof_waits && !quitting {
+                        engine.stop();
+                        return;
+                    }
+                }
+                if engine.is_busy() || !pending.is_empty() {
+                    if matches!(&item, Input::Line(l) if l.interrupt) {
+                        engine.stop();
+                    }
+                    pending.push_back(item);
+                } else {
+                    let mut cx = Ctx { engine: &mut engine, out: &mut out, terminal };
+                    if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
+                        return;
+                    }
+                }
+            }
+            recv(events) -> ev => {
+                let Ok(ev) = ev else { continue };
+                engine.observe(&ev);
+                let mut cx = Ctx { engine: &mut engine, out: &mut out, terminal };
+                let flow = guarded(handlers.get(current), &mut cx, |h, cx| h.event(&ev, cx));
+                if flow == Flow::Quit {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Runs one input item with the handler of its dialect. A panic in a handler
+/// (a bug) is reported as an error in the dialect's form; the loop goes on.
+fn process(item: Input, handlers: &mut Handlers, current: &mut Dialect, cx: &mut Ctx) -> Flow {
+    let line = match item {
+        Input::Eof(_) => return Flow::Quit,
+        Input::Line(line) => line,
+    };
+    *current = line.dialect;
+    let handler = handlers.get(line.dialect);
+    if line.too_long {
+        handler.error(
+            &format!("line too long (over {MAX_LINE} bytes), ignored"),
+            cx,
+        );
+        return Flow::Continue;
+    }
+    guarded(handler, cx, |h, cx| h.line(&line.text, cx))
+}
+
+/// For tests: runs the loop over `input` (a whole script) and returns what it
+/// wrote, without threads for reading.
+#[cfg(test)]
+pub(crate) fn run_script(settings: Settings, forced: Option<Dialect>, input: &str) -> String {
+    use std::sync::{Arc, Mutex};
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let engine = Engine::new(settings).expect("engine");
+    let (tx, rx) = unbounded();
+    let stop = engine.stop_flag();
+    read_input(input.as_bytes(), &tx, &stop, Selector::new(forced));
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let out = Output::new(Box::new(Shared(Arc::clone(&buf))));
+    run_loop(engine, &rx, out, false, true);
+    let bytes = buf.lock().map(|b| b.clone()).unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests;

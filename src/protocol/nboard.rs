@@ -1,0 +1,471 @@
+//! NBoard protocol version 2 (see PROTOCOL.md for the contract).
+//!
+//! [`parse`] turns a line into a [`Command`] (a pure function); the handler runs
+//! it against the engine and writes the replies. Every reply line starts with
+//! its keyword (`set myname`, `pong`, `status`, `===`, `search`, `nodestats`,
+//! `analysis`, `learned`); evals are discs from the mover's point of view with
+//! two decimals; times and node counts are plain decimals.
+
+use super::{Ctx, Flow, Handler};
+use crate::board::{Move, Position};
+use crate::engine::time::{budget, ggf_remaining};
+use crate::engine::{Event, Job};
+use crate::eval::to_discs;
+use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
+use crate::search::ScoreKind;
+use crate::search::multipv::PvLine;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Progress `nodestats` lines during a `go` come at most this often.
+const STATS_INTERVAL: Duration = Duration::from_millis(500);
+
+/// One NBoard command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `nboard N`: enter NBoard mode (any version is accepted).
+    NBoard,
+    /// `set depth N`: the level (1..=60).
+    SetDepth(u32),
+    /// `set game <GGF>`: replace the game.
+    SetGame(Box<GgfGame>),
+    /// `set contempt C`: how draws count for Black, taken as centi-discs (NBoard
+    /// sends -100, 0 or 100; only the sign is reliable).
+    SetContempt(i32),
+    /// `move <item>`: append a move.
+    Move(GgfMove),
+    /// `ping K`: finish earlier work, then `pong K` (K echoed as given).
+    Ping(String),
+    /// `go`: choose a move (not played).
+    Go,
+    /// `hint N`: the best N moves, depth after depth.
+    Hint(usize),
+    /// `learn`: add the game to the book (there is none).
+    Learn,
+    /// `analyze`: score every position of the game.
+    Analyze,
+    /// `stop`: stop searching (the reader thread already did).
+    Stop,
+    /// `quit`: exit.
+    Quit,
+    /// `clear`: sent by NBoard's match driver; ignored.
+    Clear,
+    /// A blank line: ignored.
+    Blank,
+}
+
+/// Why a line was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The first word is no command.
+    Unknown(String),
+    /// A known command with a bad argument.
+    Bad {
+        /// The command, e.g. `set depth`.
+        command: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unknown(w) => write!(f, "unknown command '{w}' ignored"),
+            Error::Bad { command, message } => write!(f, "{command}: {message}"),
+        }
+    }
+}
+
+/// The first word of `s` and the rest after the spaces that follow it.
+fn split_word(s: &str) -> (&str, &str) {
+    let s = s.trim_start();
+    let end = s.find(char::is_whitespace).unwrap_or(s.len());
+    (&s[..end], s[end..].trim_start())
+}
+
+/// Whether a command selects NBoard when no dialect is chosen yet.
+pub(crate) fn selects_nboard(first: &str, rest: &[&str]) -> bool {
+    match first {
+        "ping" | "clear" => true,
+        "set" => rest.first().is_some_and(|w| {
+            let w = w.to_ascii_lowercase();
+            matches!(w.as_str(), "game" | "depth" | "contempt")
+        }),
+        _ => false,
+    }
+}
+
+/// Reads one NBoard command line.
+pub fn parse(line: &str) -> Result<Command, Error> {
+    let bad = |command, message: String| Err(Error::Bad { command, message });
+    let (word, rest) = split_word(line);
+    let rest = rest.trim_end();
+    match word.to_ascii_lowercase().as_str() {
+        "" => Ok(Command::Blank),
+        "nboard" => Ok(Command::NBoard),
+        "set" => {
+            let (what, arg) = split_word(rest);
+            match what.to_ascii_lowercase().as_str() {
+                "depth" => match arg.parse::<u32>() {
+                    Ok(n @ 1..=60) => Ok(Command::SetDepth(n)),
+                    _ => bad("set depth", format!("'{arg}' is not a depth (1..60)")),
+                },
+                "game" => match parse_ggf(arg) {
+                    Ok(g) => Ok(Command::SetGame(Box::new(g))),
+                    Err(e) => bad("set game", format!("{e}; the game is unchanged")),
+                },
+                "contempt" => match arg.replace(',', ".").parse::<f64>() {
+                    Ok(c) if c.is_finite() => Ok(Command::SetContempt(c.clamp(-1e4, 1e4) as i32)),
+                    _ => bad("set contempt", format!("'{arg}' is not a number")),
+                },
+                _ => Err(Error::Unknown(format!("set {what}"))),
+            }
+        }
+        "move" => match parse_move_item(rest) {
+            Ok(m) => Ok(Command::Move(m)),
+            Err(e) => bad("move", format!("{e}; the game is unchanged")),
+        },
+        "ping" => Ok(Command::Ping(rest.to_string())),
+        "go" => Ok(Command::Go),
+        "hint" => match rest.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Command::Hint(n)),
+            _ => bad(
+                "hint",
+                format!("'{rest}' is not a number of moves (1 or more)"),
+            ),
+        },
+        "learn" => Ok(Command::Learn),
+        "analyze" => Ok(Command::Analyze),
+        "stop" => Ok(Command::Stop),
+        "quit" => Ok(Command::Quit),
+        "clear" => Ok(Command::Clear),
+        _ => Err(Error::Unknown(word.to_string())),
+    }
+}
+
+/// An eval in discs with two decimals: `-1.50`, `0.00`.
+pub fn format_eval(score: i32) -> String {
+    format!("{:.2}", to_discs(score))
+}
+
+/// A PV without spaces, moves in upper case joined by `-`: `F5-D6-C3`, `PA-E6`.
+pub fn format_pv(pv: &[Move]) -> String {
+    pv.iter().map(|m| m.upper()).collect::<Vec<_>>().join("-")
+}
+
+/// The depth field of a hint: the midgame depth, `100%` (exact) or `100%W`
+/// (win/loss/draw).
+pub fn format_depth(kind: ScoreKind) -> String {
+    match kind {
+        ScoreKind::Midgame(d) => d.to_string(),
+        ScoreKind::Exact => "100%".to_string(),
+        ScoreKind::WinLossDraw => "100%W".to_string(),
+    }
+}
+
+/// `search PV EVAL 0 DEPTH`.
+pub fn format_hint(line: &PvLine, kind: ScoreKind) -> String {
+    format!(
+        "search {} {} 0 {}",
+        format_pv(&line.pv),
+        format_eval(line.score),
+        format_depth(kind)
+    )
+}
+
+/// `nodestats NODES SECONDS`.
+pub fn format_nodestats(nodes: u64, elapsed: Duration) -> String {
+    format!("nodestats {nodes} {:.2}", elapsed.as_secs_f64())
+}
+
+/// The reply to `go`: `=== F5/-1.50/0.91`, or `=== PA` for a pass.
+pub fn format_move(mv: Move, score: i32, elapsed: Duration) -> String {
+    match mv {
+        Move::Pass => "=== PA".to_string(),
+        Move::Play(_) => format!(
+            "=== {}/{}/{:.2}",
+            mv.upper(),
+            format_eval(score),
+            elapsed.as_secs_f64()
+        ),
+    }
+}
+
+/// What the running job is, for its replies.
+#[derive(Clone, Copy, Debug)]
+enum Running {
+    Go { since: Instant, position: Position },
+    Hint,
+    Analyze,
+}
+
+/// The NBoard dialect's state: a GGF mirror of the game (for the clocks and
+/// move times) and the running request.
+#[derive(Debug)]
+pub(crate) struct NBoard {
+    record: GgfGame,
+    running: Option<Running>,
+    last_stats: Instant,
+}
+
+impl Default for NBoard {
+    fn default() -> NBoard {
+        NBoard {
+            record: GgfGame::new(Position::START),
+            running: None,
+            last_stats: Instant::now(),
+        }
+    }
+}
+
+impl NBoard {
+    /// `set myname Mollett-<level>`: one token, as NBoard keeps only one.
+    fn myname(cx: &mut Ctx) {
+        let level = cx.engine.settings().level;
+        cx.out.line(&format!("set myname Mollett-{level}"));
+    }
+
+    /// The mirror, rebuilt from the engine's game if another dialect changed it.
+    fn record(&mut self, cx: &Ctx) -> &mut GgfGame {
+        if self.record.to_game().ok().as_ref() != Some(cx.engine.game()) {
+            self.record = GgfGame::from_game(cx.engine.game());
+        }
+        &mut self.record
+    }
+
+    fn start(&mut self, job: Job, running: Running, cx: &mut Ctx) {
+        match cx.engine.start(job) {
+            Ok(_) => {
+                self.running = Some(running);
+                self.last_stats = Instant::now();
+            }
+            Err(e) => cx.out.line(&format!("status cannot search: {e}")),
+        }
+    }
+
+    fn go(&mut self, cx: &mut Ctx) {
+        let position = cx.engine.position();
+        if position.board.is_game_over() {
+            cx.out.line("status go: the game is over, there is no move");
+            return;
+        }
+        if position.board.must_pass() {
+            cx.out.line("=== PA");
+            return;
+        }
+        let empties = position.board.empties();
+        let time = ggf_remaining(self.record(cx), position.side)
+            .map(|(left, inc)| budget(left, inc, empties));
+        let since = Instant::now();
+        self.start(Job::Go { time }, Running::Go { since, position }, cx);
+    }
+
+    fn exec(&mut self, cmd: Command, cx: &mut Ctx) -> Flow {
+        match cmd {
+            Command::NBoard | Command::SetDepth(_) => {
+                if let Command::SetDepth(n) = cmd {
+                    cx.engine.set_level(crate::search::Level::number(n));
+                }
+                Self::myname(cx);
+            }
+            Command::SetGame(g) => match g.to_game() {
+                Ok(game) => {
+                    cx.engine.set_game(game);
+                    self.record = *g;
+                }
+                Err((i, e)) => cx.out.line(&format!(
+                    "status set game: move {} is illegal ({e}); the game is unchanged",
+                    i + 1
+                )),
+            },
+            Command::SetContempt(c) => cx.engine.set_contempt(c),
+            Command::Move(item) => {
+                self.record(cx);
+                match cx.engine.play(item.mv) {
+                    Ok(()) => self.record.moves.push(item),
+                    Err(e) => cx
+                        .out
+                        .line(&format!("status move {item}: {e}; the game is unchanged")),
+                }
+            }
+            Command::Ping(k) if k.is_empty() => cx.out.line("pong"),
+            Command::Ping(k) => cx.out.line(&format!("pong {k}")),
+            Command::Go => self.go(cx),
+            Command::Hint(n) => {
+                if cx.engine.game().is_over() {
+                    cx.out.line("status hint: the game is over");
+                } else {
+                    self.start(Job::Hint { lines: n }, Running::Hint, cx);
+                }
+            }
+            Command::Learn => {
+                cx.out.line("learned");
+                cx.out
+                    .line("status Mollett has no opening book: nothing was learned");
+            }
+            Command::Analyze => self.start(Job::Analyze, Running::Analyze, cx),
+            Command::Quit => return Flow::Quit,
+            Command::Stop | Command::Clear | Command::Blank => {}
+        }
+        Flow::Continue
+    }
+}
+
+impl Handler for NBoard {
+    fn line(&mut self, line: &str, cx: &mut Ctx) -> Flow {
+        match parse(line) {
+            Ok(cmd) => self.exec(cmd, cx),
+            Err(e) => {
+                cx.out.line(&format!("status {e}"));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow {
+        match event {
+            Event::Iteration { result, .. } => {
+                if self.last_stats.elapsed() >= STATS_INTERVAL {
+                    self.last_stats = Instant::now();
+                    cx.out.line(&format_nodestats(result.nodes, result.elapsed));
+                }
+            }
+            Event::Hint { iteration, .. } => {
+                for line in &iteration.lines {
+                    cx.out.line(&format_hint(line, iteration.kind));
+                }
+                cx.out
+                    .line(&format_nodestats(iteration.nodes, iteration.elapsed));
+            }
+            Event::Analysis { ply, score, .. } => {
+                cx.out
+                    .line(&format!("analysis {ply} {}", format_eval(*score)));
+            }
+            Event::Finished(f) => {
+                // A hint has given its node count with every depth already.
+                if !matches!(self.running, Some(Running::Hint)) {
+                    cx.out.line(&format_nodestats(f.nodes, f.elapsed));
+                }
+                if let Some(Running::Go { since, .. }) = self.running {
+                    match f.result.as_ref().and_then(|r| r.best.map(|b| (b, r.score))) {
+                        Some((mv, score)) => cx.out.line(&format_move(mv, score, since.elapsed())),
+                        None => cx.out.line("status go: the game is over, there is no move"),
+                    }
+                }
+                self.running = None;
+            }
+            Event::Failed { message, .. } => {
+                cx.out.line(&format!("status search failed: {message}"));
+                // A move still goes back, so that the game does not stall.
+                if let Some(Running::Go { since, position }) = self.running
+                    && let Some(&mv) = position.legal_moves().first()
+                {
+                    cx.out.line(&format_move(mv, 0, since.elapsed()));
+                }
+                self.running = None;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn error(&mut self, what: &str, cx: &mut Ctx) {
+        cx.out.line(&format!("status {what}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_command() {
+        let ok = |l: &str| parse(l).unwrap();
+        assert_eq!(ok("nboard 2"), Command::NBoard);
+        assert_eq!(ok("  set depth 20 "), Command::SetDepth(20));
+        assert_eq!(ok("set contempt -100"), Command::SetContempt(-100));
+        assert_eq!(ok("set contempt +100"), Command::SetContempt(100));
+        assert_eq!(ok("ping 7"), Command::Ping("7".into()));
+        assert_eq!(ok("ping"), Command::Ping(String::new()));
+        assert_eq!(ok("hint 4"), Command::Hint(4));
+        for (l, c) in [
+            ("go", Command::Go),
+            ("learn", Command::Learn),
+            ("analyze", Command::Analyze),
+            ("quit", Command::Quit),
+            ("clear", Command::Clear),
+            ("stop", Command::Stop),
+            ("", Command::Blank),
+            ("   ", Command::Blank),
+        ] {
+            assert_eq!(ok(l), c, "{l:?}");
+        }
+        let Command::Move(m) = ok("move F5/0.00") else {
+            panic!()
+        };
+        assert_eq!(m.to_string(), "F5/0.00");
+        let Command::Move(m) = ok("move PA/0.00") else {
+            panic!()
+        };
+        assert_eq!(m.mv, Move::Pass);
+        let game = "(;GM[Othello]PC[NBoard]PB[a b]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5/0.00]W[D6//15.309000000000001];)";
+        let Command::SetGame(g) = ok(&format!("set game {game}")) else {
+            panic!()
+        };
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.pb.as_deref(), Some("a b"));
+    }
+
+    #[test]
+    fn refuses_bad_lines_with_a_reason() {
+        for (line, want) in [
+            ("set depth 0", "set depth: '0' is not a depth (1..60)"),
+            ("set depth -5", "set depth: '-5' is not a depth"),
+            ("set depth 999999", "set depth: '999999' is not a depth"),
+            ("set depth", "set depth: '' is not a depth"),
+            ("set game (;GM[Othello]BO[8 ---", "set game: "),
+            ("set game", "set game: "),
+            ("set contempt x", "set contempt: 'x' is not a number"),
+            ("move Z9", "move: 'Z9' in move item 'Z9' is not a square"),
+            ("move", "move: "),
+            ("hint 0", "hint: '0' is not a number of moves"),
+            ("hint x", "hint: 'x' is not a number"),
+            ("set foo 1", "unknown command 'set foo' ignored"),
+            ("xyzzy 1 2", "unknown command 'xyzzy' ignored"),
+            ("\u{0}\u{1}", "unknown command"),
+        ] {
+            let e = parse(line).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{line:?}: {e}");
+        }
+        let e = parse("set game (;GM[Othello]BO[8 ---")
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("the game is unchanged"), "{e}");
+    }
+
+    #[test]
+    fn formats_replies() {
+        let f5: Move = "f5".parse().unwrap();
+        assert_eq!(
+            format_move(f5, -150, Duration::from_millis(910)),
+            "=== F5/-1.50/0.91"
+        );
+        assert_eq!(format_move(Move::Pass, 300, Duration::ZERO), "=== PA");
+        let line = PvLine {
+            score: 75,
+            pv: vec![f5, "d6".parse().unwrap(), Move::Pass],
+        };
+        assert_eq!(
+            format_hint(&line, ScoreKind::Midgame(10)),
+            "search F5-D6-PA 0.75 0 10"
+        );
+        assert_eq!(format_depth(ScoreKind::Exact), "100%");
+        assert_eq!(format_depth(ScoreKind::WinLossDraw), "100%W");
+        assert_eq!(
+            format_nodestats(1_250_000, Duration::from_millis(840)),
+            "nodestats 1250000 0.84"
+        );
+        assert_eq!(format_eval(0), "0.00");
+        assert_eq!(format_eval(-6400), "-64.00");
+    }
+}

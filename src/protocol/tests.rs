@@ -1,0 +1,164 @@
+//! The loop's pure parts (dialect selection, interrupts, line reading, output
+//! hygiene) and short scripts run in-process.
+
+use super::*;
+
+fn settings(level: &str) -> Settings {
+    Settings {
+        level: level.parse().unwrap(),
+        threads: 1,
+        hash_mb: 2,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn dialect_selection_follows_the_rules() {
+    let run = |forced, lines: &[&str]| {
+        let mut s = Selector::new(forced);
+        lines.iter().map(|l| s.observe(l)).collect::<Vec<_>>()
+    };
+    use Dialect::{Console as C, Gtp as G, NBoard as N};
+    assert_eq!(run(None, &["nboard 2", "go"]), [N, N]);
+    assert_eq!(run(None, &["ping 1", "clear"]), [N, N]);
+    assert_eq!(run(None, &["clear"]), [N]);
+    assert_eq!(run(None, &["set game (;;)"]), [N]);
+    assert_eq!(run(None, &["SET DEPTH 4"]), [N]);
+    assert_eq!(run(None, &["protocol_version", "play b f5"]), [G, G]);
+    assert_eq!(run(None, &["1 boardsize 8"]), [G]);
+    assert_eq!(run(None, &["play B F5"]), [G]);
+    assert_eq!(run(None, &["genmove w"]), [G]);
+    // Console commands choose the console: NBoard-only words no longer switch,
+    // but nboard and GTP-only commands still do.
+    assert_eq!(run(None, &["f5", "ping 1", "nboard 1"]), [C, C, N]);
+    assert_eq!(
+        run(None, &["help", "set depth 3", "list_commands"]),
+        [C, C, G]
+    );
+    assert_eq!(run(None, &["play f5d6", "undo", "showboard"]), [C, C, C]);
+    // Garbage decides nothing.
+    assert_eq!(run(None, &["", "xyzzy", "# x", "ping 1"]), [C, C, C, N]);
+    // Once chosen, NBoard and GTP stay; a forced dialect never changes.
+    assert_eq!(run(None, &["nboard 2", "protocol_version"]), [N, N]);
+    assert_eq!(run(None, &["name", "nboard 2"]), [G, G]);
+    assert_eq!(run(Some(N), &["protocol_version", "help"]), [N, N]);
+    assert_eq!(run(Some(G), &["nboard 2"]), [G]);
+    assert_eq!(run(Some(C), &["nboard 2", "ping 1"]), [C, C]);
+}
+
+#[test]
+fn interrupts_depend_on_the_dialect() {
+    use Dialect::{Console, Gtp, NBoard};
+    for (d, line, want) in [
+        (NBoard, "ping 4", true),
+        (NBoard, "  PING 4", true),
+        (NBoard, "stop", true),
+        (NBoard, "quit", true),
+        (NBoard, "go", false),
+        (NBoard, "set game x", false),
+        (Gtp, "quit", true),
+        (Gtp, "7 quit", true),
+        (Gtp, "genmove b", false),
+        (Gtp, "ping 1", false),
+        (Console, "stop", true),
+        (Console, "quit", false),
+        (Console, "ping 1", false),
+    ] {
+        assert_eq!(is_interrupt(d, line), want, "{d} {line}");
+    }
+}
+
+#[test]
+fn lines_are_read_whole_or_cut() {
+    let long = "y".repeat(MAX_LINE + 10);
+    let text = format!("a\r\nb\n{long}\nc");
+    let mut r = text.as_bytes();
+    let mut buf = Vec::new();
+    assert_eq!(read_line(&mut r, &mut buf).unwrap(), Some(false));
+    assert_eq!(buf, b"a\r");
+    assert_eq!(read_line(&mut r, &mut buf).unwrap(), Some(false));
+    assert_eq!(buf, b"b");
+    assert_eq!(read_line(&mut r, &mut buf).unwrap(), Some(true));
+    assert_eq!(buf.len(), MAX_LINE);
+    assert_eq!(read_line(&mut r, &mut buf).unwrap(), Some(false));
+    assert_eq!(buf, b"c");
+    assert_eq!(read_line(&mut r, &mut buf).unwrap(), None);
+}
+
+#[test]
+fn the_reader_raises_stop_before_forwarding_and_tags_lines() {
+    let (tx, rx) = unbounded();
+    let stop = AtomicBool::new(false);
+    read_input(
+        &b"nboard 2\r\nping 3\n\xff\n"[..],
+        &tx,
+        &stop,
+        Selector::new(None),
+    );
+    assert!(stop.load(Ordering::SeqCst));
+    let got: Vec<Input> = rx.try_iter().collect();
+    let line = |text: &str, interrupt| {
+        Input::Line(Line {
+            text: text.to_string(),
+            dialect: Dialect::NBoard,
+            interrupt,
+            too_long: false,
+        })
+    };
+    assert_eq!(
+        got,
+        [
+            line("nboard 2", false),
+            line("ping 3", true),
+            line("\u{fffd}", false),
+            Input::Eof(Dialect::NBoard)
+        ]
+    );
+    // In the console, the end of input does not stop a search.
+    let stop = AtomicBool::new(false);
+    read_input(&b"go\n"[..], &tx, &stop, Selector::new(None));
+    assert!(!stop.load(Ordering::SeqCst));
+}
+
+#[test]
+fn output_escapes_control_characters() {
+    let mut s = String::new();
+    sanitize_into("a\rb\u{0}c\td", &mut s);
+    assert_eq!(s, "a\\rb\\u{0}c\td");
+}
+
+#[test]
+fn gtp_target_exchange_in_process() {
+    let out = run_script(
+        settings("1"),
+        None,
+        "1 boardsize 8\n2 clear_board\n3 play b f5\n4 genmove w\nreg_genmove b\nplay w d3\n",
+    );
+    assert_eq!(out, "=1\n\n=2\n\n=3\n\n=4 f6\n\n= e6\n\n? illegal move\n\n");
+}
+
+#[test]
+fn console_script_in_process() {
+    let out = run_script(
+        settings("2"),
+        None,
+        "f5 d6\nundo\nredo\nlevel\nbogus\nquit\nlevel\n",
+    );
+    assert_eq!(
+        out,
+        "level 2\nerror: unknown command 'bogus' (type help for the list)\n"
+    );
+}
+
+#[test]
+fn nboard_script_in_process() {
+    let out = run_script(
+        settings("2"),
+        None,
+        "ping 1\nset depth 1\nset game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\nhint 1\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..2], ["pong 1", "set myname Mollett-1"]);
+    assert!(lines[2].starts_with("search "), "{out}");
+    assert!(lines[3].starts_with("nodestats 3 "), "{out}");
+}

@@ -1,0 +1,429 @@
+//! Multi-PV: the best N root moves with their own scores, depth after depth, for
+//! hints (NBoard's `hint N`, the console's `hint N`).
+//!
+//! Each depth searches every root move (best first, in the order of the last
+//! depth). While fewer than N moves have a score, a move gets a full-window
+//! search, so its score is exact at that depth; once N have one, a null window
+//! first asks whether the move beats the N-th best, and only a move that does is
+//! searched again with the full window. The N best are then correct at every
+//! depth, and the others are never reported. Near the end the root solves: every
+//! reported move's score is then the exact final margin (or, in the win/loss/draw
+//! range, its proven sign). Single-threaded; it honours the shared stop flag, and
+//! a depth cut short is dropped, so every report is a complete depth.
+//!
+//! Scores are centi-discs for the side to move at the root, as in
+//! [`SearchResult`](super::SearchResult).
+
+use super::endgame::{INF_DISCS, Solver};
+use super::midgame::{INF, Midgame};
+use super::ordering::order_moves;
+use super::{Limits, ScoreKind, pv_moves};
+use crate::board::{Board, Move, Square};
+use crate::eval::{DISC, EvalKind};
+use crate::tt::{NO_MOVE, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Before a solve, midgame depths up to this one are reported first: they are
+/// cheap, show something at once, and order the moves for the solve.
+const PRESOLVE_DEPTH: u32 = 8;
+
+/// What to analyse.
+#[derive(Clone, Copy, Debug)]
+pub struct MultiPvRequest {
+    /// The position, from the side to move; it must have a legal move.
+    pub board: Board,
+    /// Depth and solve thresholds, as for [`search`](super::search).
+    pub limits: Limits,
+    /// The leaf evaluation.
+    pub eval: EvalKind,
+    /// How many of the best moves to report (at least 1).
+    pub lines: usize,
+}
+
+/// One reported move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Centi-discs for the side to move at the root.
+    pub score: i32,
+    /// The line, starting with the move it scores.
+    pub pv: Vec<Move>,
+}
+
+/// One completed depth: the best moves, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiPvIteration {
+    /// How the scores were obtained (the midgame depth, or a solve).
+    pub kind: ScoreKind,
+    /// At most `lines` moves, best first.
+    pub lines: Vec<PvLine>,
+    /// Nodes searched since the start.
+    pub nodes: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+}
+
+/// The search below the root moves, in its own unit (centi-discs for the
+/// midgame, discs for the solver).
+trait Below {
+    /// The child's score over the full window, and its line.
+    fn full(&mut self, child: Board) -> (i32, Vec<u8>);
+    /// Whether the child is worth less than `-threshold`, i.e. whether the root
+    /// move beats `threshold`.
+    fn beats(&mut self, child: Board, threshold: i32) -> bool;
+    /// Whether a stop cut the search short.
+    fn aborted(&self) -> bool;
+}
+
+/// The midgame search to a fixed depth below the root.
+struct MidgameBelow<'m, 'a> {
+    search: &'m mut Midgame<'a>,
+    depth: u32,
+}
+
+impl Below for MidgameBelow<'_, '_> {
+    fn full(&mut self, child: Board) -> (i32, Vec<u8>) {
+        let l = self.search.pvs(child, self.depth, -INF, INF);
+        (l.score, l.pv)
+    }
+    fn beats(&mut self, child: Board, threshold: i32) -> bool {
+        self.search.nws(child, self.depth, -threshold - 1) < -threshold
+    }
+    fn aborted(&self) -> bool {
+        self.search.aborted()
+    }
+}
+
+/// The solver: exact scores, or signs only when `wld`.
+struct SolverBelow<'s, 'a> {
+    solver: &'s mut Solver<'a>,
+    wld: bool,
+}
+
+impl Below for SolverBelow<'_, '_> {
+    fn full(&mut self, child: Board) -> (i32, Vec<u8>) {
+        let s = if self.wld {
+            self.solver.solve(child, -1, 1)
+        } else {
+            self.solver.solve(child, -INF_DISCS, INF_DISCS)
+        };
+        let score = if self.wld { s.score.signum() } else { s.score };
+        (score, s.pv)
+    }
+    fn beats(&mut self, child: Board, threshold: i32) -> bool {
+        self.solver.nws(child, -threshold - 1) < -threshold
+    }
+    fn aborted(&self) -> bool {
+        self.solver.aborted()
+    }
+}
+
+/// A root move's result in one pass.
+struct Scored {
+    sq: u8,
+    /// The exact score at this depth, or an upper bound when `!exact`.
+    score: i32,
+    exact: bool,
+    pv: Vec<u8>,
+}
+
+/// The multi-PV driver.
+struct MultiPv<'a> {
+    req: &'a MultiPvRequest,
+    stop: &'a AtomicBool,
+    /// Root moves, best first after each pass.
+    order: Vec<u8>,
+}
+
+impl MultiPv<'_> {
+    /// Scores every root move with `below`; `None` if stopped. With `prune`, a
+    /// move that cannot enter the best `lines` gets only a bound.
+    fn pass(&mut self, below: &mut dyn Below, prune: bool) -> Option<Vec<Scored>> {
+        let board = self.req.board;
+        let n = self.req.lines.max(1);
+        let mut scored: Vec<Scored> = Vec::with_capacity(self.order.len());
+        let mut exact_scores: Vec<i32> = Vec::new();
+        for &sq in &self.order {
+            // Polled per root move too: a shallow pass may end before the
+            // searches below look at the flag.
+            if self.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let child = board.make(sq, board.flips(sq));
+            if prune && exact_scores.len() >= n {
+                // The n-th best exact score so far: a move must beat it to count.
+                exact_scores.sort_unstable_by(|a, b| b.cmp(a));
+                let threshold = exact_scores[n - 1];
+                let beats = below.beats(child, threshold);
+                if below.aborted() {
+                    return None;
+                }
+                if !beats {
+                    scored.push(Scored {
+                        sq,
+                        score: threshold,
+                        exact: false,
+                        pv: vec![sq],
+                    });
+                    continue;
+                }
+            }
+            let (v, mut pv) = below.full(child);
+            if below.aborted() {
+                return None;
+            }
+            pv.insert(0, sq);
+            exact_scores.push(-v);
+            scored.push(Scored {
+                sq,
+                score: -v,
+                exact: true,
+                pv,
+            });
+        }
+        // Best first: exact scores by value, then the bounded moves (stable, so
+        // ties keep the previous order).
+        scored.sort_by(|a, b| b.exact.cmp(&a.exact).then(b.score.cmp(&a.score)));
+        self.order = scored.iter().map(|s| s.sq).collect();
+        Some(scored)
+    }
+
+    /// The report of a completed pass.
+    fn iteration(
+        &self,
+        scored: &[Scored],
+        kind: ScoreKind,
+        scale: i32,
+        nodes: u64,
+        start: Instant,
+    ) -> MultiPvIteration {
+        let lines = scored
+            .iter()
+            .filter(|s| s.exact)
+            .take(self.req.lines.max(1))
+            .map(|s| PvLine {
+                score: s.score * scale,
+                pv: pv_moves(&s.pv),
+            })
+            .collect();
+        MultiPvIteration {
+            kind,
+            lines,
+            nodes,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// Reports the best `req.lines` root moves after every completed depth (and
+/// after the solve, near the end); returns the last report, or `None` when the
+/// root has no legal move or a stop came before the first depth completed.
+pub fn multipv(
+    req: &MultiPvRequest,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&MultiPvIteration),
+) -> Option<MultiPvIteration> {
+    let start = Instant::now();
+    let board = req.board;
+    if board.moves() == 0 {
+        return None;
+    }
+    tt.new_search();
+    let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
+    let order = order_moves(&board, board.moves(), tt_move, 2)
+        .as_slice()
+        .iter()
+        .map(|&(sq, _)| sq)
+        .collect();
+    let mut mpv = MultiPv { req, stop, order };
+    let empties = board.empties();
+    let limits = req.limits;
+    // The same choice as `search`: exact, win/loss/draw, or midgame only.
+    let solve_wld = if empties <= limits.exact_empties || limits.depth >= empties {
+        Some(false)
+    } else if empties <= limits.wld_empties {
+        Some(true)
+    } else {
+        None
+    };
+    let last_midgame = match solve_wld {
+        Some(_) => limits
+            .depth
+            .min(PRESOLVE_DEPTH)
+            .min(empties.saturating_sub(1)),
+        None => limits.depth,
+    };
+    let mut last = None;
+    let mut midgame = Midgame::new(tt, stop, req.eval);
+    for depth in 1..=last_midgame {
+        let mut below = MidgameBelow {
+            search: &mut midgame,
+            depth: depth - 1,
+        };
+        let Some(scored) = mpv.pass(&mut below, true) else {
+            return last;
+        };
+        let it = mpv.iteration(&scored, ScoreKind::Midgame(depth), 1, midgame.nodes, start);
+        report(&it);
+        last = Some(it);
+    }
+    if let Some(wld) = solve_wld {
+        let mut solver = Solver::new(tt, stop);
+        let mut below = SolverBelow {
+            solver: &mut solver,
+            wld,
+        };
+        // Win/loss/draw scores are only signs: no null-window pruning on them.
+        let scored = mpv.pass(&mut below, !wld);
+        let nodes = midgame.nodes + solver.nodes;
+        let Some(scored) = scored else {
+            return last;
+        };
+        let kind = if wld {
+            ScoreKind::WinLossDraw
+        } else {
+            ScoreKind::Exact
+        };
+        let it = mpv.iteration(&scored, kind, DISC, nodes, start);
+        report(&it);
+        last = Some(it);
+    }
+    last
+}
+
+/// The first move of a line as a square, if it is one (for callers that key
+/// lines by square).
+pub fn line_square(line: &PvLine) -> Option<Square> {
+    line.pv.first().and_then(|m| m.square())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+    use crate::search::{Level, SearchRequest, search};
+
+    fn board(moves: &str) -> Board {
+        crate::format::parse_transcript(Position::START, moves)
+            .unwrap()
+            .position()
+            .board
+    }
+
+    fn request(b: Board, level: &str, lines: usize) -> MultiPvRequest {
+        let l: Level = level.parse().unwrap();
+        MultiPvRequest {
+            board: b,
+            limits: l.limits,
+            eval: l.eval,
+            lines,
+        }
+    }
+
+    /// Every root move's score, each searched alone with a fresh table.
+    fn each_move(b: Board, depth: u32, exact: bool) -> Vec<(u8, i32)> {
+        let stop = AtomicBool::new(false);
+        let mut out = Vec::new();
+        for (sq, f) in order_moves(&b, b.moves(), NO_MOVE, 2).as_slice().iter() {
+            let tt = TranspositionTable::new(1).unwrap();
+            let child = b.make(*sq, *f);
+            let v = if exact {
+                -Solver::new(&tt, &stop)
+                    .solve(child, -INF_DISCS, INF_DISCS)
+                    .score
+                    * DISC
+            } else {
+                -Midgame::new(&tt, &stop, EvalKind::Mobility)
+                    .pvs(child, depth - 1, -INF, INF)
+                    .score
+            };
+            out.push((*sq, v));
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        out
+    }
+
+    #[test]
+    fn all_lines_match_single_searches_at_every_depth() {
+        let b = board("f5d6c3d3c4f4");
+        let tt = TranspositionTable::new(4).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut depths = Vec::new();
+        let req = request(b, "4", 64);
+        let last = multipv(&req, &tt, &stop, &mut |it| {
+            let ScoreKind::Midgame(d) = it.kind else {
+                panic!("midgame expected")
+            };
+            let want: Vec<i32> = each_move(b, d, false).iter().map(|m| m.1).collect();
+            let got: Vec<i32> = it.lines.iter().map(|l| l.score).collect();
+            assert_eq!(got, want, "depth {d}");
+            depths.push(d);
+        })
+        .unwrap();
+        assert_eq!(depths, vec![1, 2, 3, 4]);
+        assert_eq!(last.lines.len(), b.moves().count_ones() as usize);
+    }
+
+    #[test]
+    fn best_lines_are_the_top_of_all_lines() {
+        let b = board("f5f6e6f4e3");
+        let stop = AtomicBool::new(false);
+        let all = multipv(
+            &request(b, "5", 64),
+            &TranspositionTable::new(4).unwrap(),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+        let two = multipv(
+            &request(b, "5", 2),
+            &TranspositionTable::new(4).unwrap(),
+            &stop,
+            &mut |_| {},
+        )
+        .unwrap();
+        let scores = |it: &MultiPvIteration| it.lines.iter().map(|l| l.score).collect::<Vec<_>>();
+        assert_eq!(scores(&two), scores(&all)[..2].to_vec());
+        // The best line agrees with the single-PV search.
+        let l: Level = "5".parse().unwrap();
+        let tt = TranspositionTable::new(4).unwrap();
+        let r = search(&SearchRequest::new(b, l), &tt, &stop, &mut |_| {});
+        assert_eq!(r.score, two.lines[0].score);
+    }
+
+    #[test]
+    fn exact_near_the_end() {
+        // 14 empties: level 10 solves exactly at 20.
+        let pos: Position = "OOOOOOOXOOOOOOXXOOOOXXOXOOXOOOXXOOOXOXXX-OOOXXXX---OXXXX----O--- X"
+            .parse()
+            .unwrap();
+        let b = pos.board;
+        assert!(b.empties() <= 20 && b.moves() != 0);
+        let tt = TranspositionTable::new(4).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut kinds = Vec::new();
+        let last = multipv(&request(b, "10", 3), &tt, &stop, &mut |it| {
+            kinds.push(it.kind)
+        })
+        .unwrap();
+        assert_eq!(last.kind, ScoreKind::Exact);
+        assert_eq!(kinds.last(), Some(&ScoreKind::Exact));
+        let want: Vec<i32> = each_move(b, 0, true).iter().map(|m| m.1).take(3).collect();
+        let got: Vec<i32> = last.lines.iter().map(|l| l.score).collect();
+        assert_eq!(got, want);
+        for l in &last.lines {
+            assert!(line_square(l).is_some());
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_reports_nothing() {
+        let stop = AtomicBool::new(true);
+        let tt = TranspositionTable::new(1).unwrap();
+        let r = multipv(&request(Board::START, "20", 4), &tt, &stop, &mut |_| {
+            panic!("no report after a stop")
+        });
+        assert_eq!(r, None);
+    }
+}

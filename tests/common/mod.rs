@@ -1,0 +1,189 @@
+//! Drives the real `mollett` binary through pipes: write lines, read lines with
+//! timeouts, close stdin and wait for the exit.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+/// How long any single expected line may take before a test fails.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts `mollett ARGS` with piped stdin and stdout (stderr inherited).
+    pub fn spawn(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mollett");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf)
+                            .trim_end_matches('\n')
+                            .to_string();
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    /// Like `spawn`, but stdout is closed at once (to test a broken pipe).
+    pub fn spawn_with_closed_stdout(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start mollett");
+        drop(child.stdout.take());
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: channel().1,
+        }
+    }
+
+    /// Everything the process wrote to stderr (only after
+    /// [`Engine::spawn_with_closed_stdout`]), once it has exited.
+    pub fn stderr_text(&mut self) -> String {
+        let mut s = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut s);
+        }
+        s
+    }
+
+    /// Sends one line (a newline is added).
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends raw bytes.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        // A closed pipe shows up in the output checks.
+        let _ = stdin.write_all(bytes).and_then(|()| stdin.flush());
+    }
+
+    /// The next line, or `None` after `timeout`.
+    pub fn line_within(&mut self, timeout: Duration) -> Option<String> {
+        self.lines.recv_timeout(timeout).ok()
+    }
+
+    /// The next line; panics after [`PATIENCE`].
+    pub fn line(&mut self) -> String {
+        self.line_within(PATIENCE)
+            .expect("a line from the engine in time")
+    }
+
+    /// Every line up to and including the first for which `last` holds.
+    pub fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.line();
+            let done = last(&l);
+            out.push(l);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// Expects no line at all for `quiet`.
+    pub fn expect_silence(&mut self, quiet: Duration) {
+        if let Some(l) = self.line_within(quiet) {
+            panic!("unexpected line {l:?}");
+        }
+    }
+
+    /// Closes stdin and waits (at most `limit`) for the exit; returns the
+    /// status, the time it took and every line still unread.
+    pub fn close(mut self, limit: Duration) -> (ExitStatus, Duration, Vec<String>) {
+        let t = Instant::now();
+        drop(self.stdin.take());
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let took = t.elapsed();
+                return (status, took, self.rest());
+            }
+            if t.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("the engine did not exit within {limit:?} of the end of input");
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// After the exit: every line still in the pipe, up to its end.
+    fn rest(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_secs(2)) {
+            out.push(l);
+        }
+        out
+    }
+
+    /// Waits (at most `limit`) for the process to exit by itself.
+    pub fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Vec<String>) {
+        let t = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return (status, self.rest());
+            }
+            if t.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("the engine did not exit within {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The NBoard start position in GGF `BO` form.
+pub const START_BO: &str = "8 ---------------------------O*------*O--------------------------- *";
+
+/// A GGF record as NBoard writes it, from the start, with `moves` (e.g.
+/// `B[F5]W[F6]`) and a clock.
+pub fn ggf(moves: &str) -> String {
+    format!(
+        "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[me]PW[you]RE[?]TI[15:00]TY[8]BO[{START_BO}]{moves};)"
+    )
+}

@@ -1,0 +1,192 @@
+//! The console against the real binary, through pipes: answers only, one per
+//! line; errors as `error: ...` with the state kept; scripts get every answer.
+
+mod common;
+
+use common::Engine;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// FFO position #1: Black to move, G8 wins by 18, H1 by 12, H7 by 6.
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+/// Runs a whole script through a pipe (stdin closed at its end) and returns
+/// the output.
+fn script(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start mollett");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn a_piped_session_prints_only_answers() {
+    let out = script(
+        &["--threads", "1"],
+        "level 3\nf5d6\nplay c3\nshowboard\nundo\nredo\nlevel\nthreads\nhash\nseed 7\nseed\neval\n",
+    );
+    let want = [
+        "  a b c d e f g h",
+        "1 . . . . . . . . 1",
+        "2 . . . . . . . . 2",
+        "3 . . X * . * . . 3",
+        "4 . . . X X * . . 4",
+        "5 . . . O X X * . 5",
+        "6 . . . O . . . . 6",
+        "7 . . . . . . . . 7",
+        "8 . . . . . . . . 8",
+        "  a b c d e f g h",
+        "O (white) to move; X 5, O 2, empty 57; moves d3 f3 f4 g5",
+        "level 3",
+        "threads 1",
+        "hash 64",
+        "seed 7",
+        "eval -6.30",
+    ]
+    .map(|l| format!("{l}\n"))
+    .concat();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn go_plays_and_reports_one_line() {
+    let out = script(
+        &["--threads", "1", "--level", "3"],
+        "f5d6c3\ngo\nshowboard\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let f: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(f[..2], ["move", "g5"], "{out}");
+    assert_eq!(f[2..6], ["score", "+1.59", "depth", "3"], "{out}");
+    assert_eq!((f[6], f[8], f[10]), ("nodes", "time", "pv"), "{out}");
+    assert_eq!(f[11], "g5");
+    // The move was played: Black is to move.
+    assert!(
+        lines.last().unwrap().starts_with("X (black) to move"),
+        "{out}"
+    );
+}
+
+#[test]
+fn solve_and_hints_are_exact_near_the_end() {
+    let out = script(
+        &["--threads", "1", "--level", "20"],
+        &format!("setboard {FFO1}\nsolve\nhint 3\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with("move g8 score +18 depth exact nodes "),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("move g8 score +18 depth exact pv g8 "),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("move h1 score +12 depth exact pv h1 "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("move h7 score +6 depth exact pv h7 "),
+        "{out}"
+    );
+}
+
+#[test]
+fn errors_are_one_line_and_keep_the_state() {
+    let huge = "z".repeat(2 << 20);
+    let input = format!(
+        "f5\nfrobnicate\nplay f5f5\nplay zz\nundo 3\nhint 0\nlevel 99\nthreads 0\nhash 0\nsetboard xyz\n\n{huge}\n\u{1}\u{7f}\nredo\nnew\nundo\nf5\nshowboard\n"
+    );
+    let out = script(&["--threads", "1"], &input);
+    let lines: Vec<&str> = out.lines().collect();
+    let errors = [
+        "error: unknown command 'frobnicate' (type help for the list)",
+        "error: 'f5' is illegal as move 1: illegal move f5: the square is taken at column 1: 'f5'; nothing was played",
+        "error: play: 'zz' is not a list of moves",
+        "error: undo: unexpected argument '3'",
+        "error: hint: N must be 1 or more",
+        "error: level: '99' is not a level (1..60, easy, medium or hard)",
+        "error: 0 is not a thread count (1..1024)",
+        "error: the transposition table needs at least 1 MB",
+        "error: setboard: unexpected character 'y' for square b1 of the board string at column 2: 'y'",
+        "error: line too long (over 1048576 bytes), ignored",
+        "error: unknown command '\\u{1}\\u{7f}' (type help for the list)",
+        "error: nothing to redo",
+        "error: nothing to undo",
+    ];
+    assert_eq!(lines[..errors.len()], errors, "{out}");
+    // After all that: a new game with f5 played.
+    assert_eq!(lines[errors.len() + 6], "6 . . . * . * . . 6", "{out}");
+}
+
+#[test]
+fn help_lists_every_command_from_the_table() {
+    let out = script(&[], "help\nhelp hint\nhelp nope\n");
+    let lines: Vec<&str> = out.lines().collect();
+    for (line, spec) in lines.iter().zip(mollett::protocol::console::COMMANDS) {
+        assert!(line.starts_with(spec.name), "{line}");
+    }
+    let n = mollett::protocol::console::COMMANDS.len() + 1;
+    assert!(lines[n].starts_with("hint [N]"), "{out}");
+    assert_eq!(lines[n + 1], "error: unknown command 'nope'");
+}
+
+#[test]
+fn end_of_input_lets_the_running_command_answer() {
+    // No quit: the script's last command still answers before the exit.
+    let out = script(&["--threads", "1", "--level", "6"], "go");
+    assert!(out.starts_with("move "), "{out}");
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn stop_interrupts_and_the_console_goes_on() {
+    let mut e = Engine::spawn(&["--threads", "1", "--level", "60"]);
+    e.send("solve");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("stop");
+    let answer = e.line();
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(answer.starts_with("move "), "{answer}");
+    e.send("level");
+    assert_eq!(e.line(), "level 60");
+    e.send("quit");
+    let (status, rest) = e.wait_exit(Duration::from_secs(2));
+    assert!(status.success() && rest.is_empty());
+}
+
+#[test]
+fn protocol_commands_switch_dialects_from_the_console() {
+    let out = script(&["--threads", "1"], "level 2\nprotocol_version\n2 name\n");
+    assert_eq!(out, "= 2\n\n=2 Mollett\n\n");
+    let out = script(&["--threads", "1"], "help go\nnboard 2\nping 5\n");
+    assert!(out.ends_with("set myname Mollett-21\npong 5\n"), "{out}");
+    // Forced: no switching.
+    let out = script(&["--protocol", "console"], "protocol_version\n");
+    assert_eq!(
+        out,
+        "error: unknown command 'protocol_version' (type help for the list)\n"
+    );
+}
