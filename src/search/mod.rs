@@ -184,16 +184,25 @@ pub fn search(
             r
         };
     }
-    // Under a clock, a lone legal move is played at once.
+    // Under a clock, a lone legal move is played at once, with the exact score
+    // when the rest of the game is small enough to solve in a blink.
     if req.time.is_some() && board.moves().count_ones() == 1 {
         let sq = board.moves().trailing_zeros() as u8;
         let child = board.make(sq, board.flips(sq));
         let mv = Square::new(sq).map(Move::Play);
-        let mut r = done(
-            mv,
-            -crate::eval::evaluate(req.eval, &child),
-            ScoreKind::Midgame(1),
-        );
+        let (score, kind) = if child.is_game_over() {
+            (-child.final_score() * crate::eval::DISC, ScoreKind::Exact)
+        } else if child.empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
+            let mut solver = endgame::Solver::new(tt, stop);
+            let s = solver.solve(child, -endgame::INF_DISCS, endgame::INF_DISCS);
+            (-s.score * crate::eval::DISC, ScoreKind::Exact)
+        } else {
+            (
+                -crate::eval::evaluate(req.eval, &child),
+                ScoreKind::Midgame(1),
+            )
+        };
+        let mut r = done(mv, score, kind);
         report(&r);
         r.elapsed = start.elapsed();
         return r;

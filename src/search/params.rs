@@ -79,3 +79,7 @@ pub const ETC_MIN_EMPTIES: u32 = 11;
 /// With several threads, positions this deep or deeper in the exact solver are
 /// claimed while searched, and a thread defers a move another thread is on.
 pub const ABDADA_MIN_EMPTIES: u32 = 12;
+
+/// A lone legal move under a clock is played at once; when at most this many
+/// empties follow it, its exact score is solved first (about a millisecond).
+pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
