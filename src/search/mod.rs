@@ -12,6 +12,7 @@
 
 pub mod busy;
 pub mod endgame;
+mod last_empties;
 pub mod level;
 pub mod midgame;
 pub mod multipv;

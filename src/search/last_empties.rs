@@ -1,0 +1,164 @@
+//! The last four empties of the exact solver, hand-unrolled: parity order, no
+//! move mask, no table, passes as a second turn of a loop (so that everything
+//! inlines into the solver's node function), and a table-driven count for the
+//! very last move.
+
+use super::endgame::{INF_DISCS, Solver};
+use crate::board::bitboard::Squares;
+use crate::board::lastflip::count_last_flips;
+use crate::board::{Board, movegen};
+
+/// The four 4×4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Squares in quadrants holding an odd number of empties: playing there first
+/// tends to leave the last move in each region to the mover (Edax, Zebra).
+#[inline(always)]
+pub(super) fn odd_quadrants(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// One empty square `sq` left: the final score for the side to move.
+#[inline(always)]
+pub(super) fn solve_1(s: &mut Solver, p: u64, o: u64, sq: u8) -> i32 {
+    s.nodes += 1;
+    let n = count_last_flips(sq, p);
+    if n != 0 {
+        // The board fills up: the mover has its discs, the flips and the new one.
+        return 2 * (p.count_ones() + n) as i32 + 2 - 64;
+    }
+    let n = count_last_flips(sq, o);
+    if n != 0 {
+        return 64 - 2 * (o.count_ones() + n) as i32 - 2;
+    }
+    // Nobody can take the last square: it goes to the winner (63 discs, no draw).
+    let d = 2 * p.count_ones() as i32 - 63;
+    d + d.signum()
+}
+
+/// The final score of a finished game for the side to move, empties to the winner.
+#[inline(always)]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    Board::new(p, o).final_score()
+}
+
+/// Null-window search of the last two empties `a`, `b` (score > `alpha`?).
+#[inline(always)]
+pub(super) fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) -> i32 {
+    s.nodes += 1;
+    let mut best = -INF_DISCS;
+    for (sq, rest) in [(a, b), (b, a)] {
+        let f = movegen::flips(sq, p, o);
+        if f != 0 {
+            let v = -solve_1(s, o ^ f, p | f | 1 << sq, rest);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        return best;
+    }
+    // The mover passes; the opponent plays if it can.
+    for (sq, rest) in [(a, b), (b, a)] {
+        let f = movegen::flips(sq, o, p);
+        if f != 0 {
+            let v = solve_1(s, p ^ f, o | f | 1 << sq, rest);
+            if v < best || best == -INF_DISCS {
+                best = v;
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best > -INF_DISCS {
+        best
+    } else {
+        final_score(p, o)
+    }
+}
+
+/// Null-window search of the last three empties, in the given order. A pass is a
+/// second turn of the loop, not a recursive call, so the function inlines.
+#[inline(always)]
+pub(super) fn solve_3(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32, e: [u8; 3]) -> i32 {
+    s.nodes += 1;
+    let mut sign = 1;
+    for _ in 0..2 {
+        let mut best = -INF_DISCS;
+        for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
+            let f = movegen::flips(sq, p, o);
+            if f != 0 {
+                let v = -solve_2(s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        break;
+                    }
+                }
+            }
+        }
+        if best > -INF_DISCS {
+            return sign * best;
+        }
+        (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
+    }
+    // Neither side can move; two swaps restored the mover's view.
+    sign * final_score(p, o)
+}
+
+/// Null-window search of the last four empties, odd-quadrant squares first.
+#[inline(always)]
+pub(super) fn solve_4(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32) -> i32 {
+    s.nodes += 1;
+    let empty = !(p | o);
+    let odd = odd_quadrants(empty);
+    let mut e = [0u8; 4];
+    for (n, sq) in Squares(empty & odd)
+        .chain(Squares(empty & !odd))
+        .enumerate()
+    {
+        e[n] = sq;
+    }
+    let mut sign = 1;
+    for _ in 0..2 {
+        let mut best = -INF_DISCS;
+        for (sq, rest) in [
+            (e[0], [e[1], e[2], e[3]]),
+            (e[1], [e[0], e[2], e[3]]),
+            (e[2], [e[0], e[1], e[3]]),
+            (e[3], [e[0], e[1], e[2]]),
+        ] {
+            let f = movegen::flips(sq, p, o);
+            if f != 0 {
+                let v = -solve_3(s, o ^ f, p | f | 1 << sq, -alpha - 1, rest);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        break;
+                    }
+                }
+            }
+        }
+        if best > -INF_DISCS {
+            return sign * best;
+        }
+        (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
+    }
+    sign * final_score(p, o)
+}
