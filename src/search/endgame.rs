@@ -179,6 +179,22 @@ fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
+/// The ordering key of the move to `sq` leading to `child`, at a node with
+/// `empties` empties (higher first): a small search, the evaluation, fastest-first
+/// or parity alone, the more expensive the larger the subtree.
+#[inline(always)]
+fn move_key(child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
+    if empties >= SEARCH_ORDER_MIN_EMPTIES {
+        -shallow_value(child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
+    } else if empties >= EVAL_ORDER_MIN_EMPTIES {
+        -crate::eval::evaluate_mobility(child)
+    } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
+        order_score(child, sq, odd)
+    } else {
+        (odd >> sq & 1) as i32
+    }
+}
+
 /// The null-window node: is the score above `alpha`? Fail-soft.
 #[inline(always)]
 fn nws_body(
@@ -281,14 +297,8 @@ fn nws_body(
         }
         let score = if sq == tt_move {
             i32::MAX
-        } else if empties >= SEARCH_ORDER_MIN_EMPTIES {
-            -shallow_value(&board.make(sq, f), SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
-        } else if empties >= EVAL_ORDER_MIN_EMPTIES {
-            -crate::eval::evaluate_mobility(&board.make(sq, f))
-        } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
-            order_score(&board.make(sq, f), sq, odd)
         } else {
-            (odd >> sq & 1) as i32
+            move_key(&board.make(sq, f), sq, odd, empties)
         };
         list[n] = (sq, f, score);
         n += 1;
