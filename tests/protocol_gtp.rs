@@ -208,6 +208,10 @@ fn garbage_never_breaks_the_framing() {
     assert_eq!(response(&mut e), ["=99999999999999999999999 Mollett"]);
     e.send("genmove");
     assert!(response(&mut e)[0].starts_with("? syntax error"));
+    if cfg!(unix) {
+        let r = ask(&mut e, "loadsgf /dev/zero");
+        assert_eq!(r, "? cannot load file: larger than 16 MiB");
+    }
     assert_eq!(ask(&mut e, "play b f5"), "=");
     e.send("quit");
     assert_eq!(response(&mut e), ["="]);

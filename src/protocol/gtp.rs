@@ -311,10 +311,27 @@ fn rules_board(pos: &crate::Position) -> String {
     format!("\n{}", rows.join("\n"))
 }
 
+/// The largest file `loadsgf` reads: far above any game record, and a guard
+/// against `loadsgf /dev/zero`.
+const MAX_FILE: u64 = 16 << 20;
+
+/// The text of `file`, if it is at most [`MAX_FILE`] bytes.
+fn read_small(file: &str) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(file)?
+        .take(MAX_FILE + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(std::io::Error::other("larger than 16 MiB"));
+    }
+    Ok(text)
+}
+
 /// `loadsgf`: the first GGF record of `file`, up to (not including) move
 /// `number`; the table is cleared.
 fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot load file: {e}"))?;
+    let text = read_small(file).map_err(|e| format!("cannot load file: {e}"))?;
     let records = parse_ggf_records(&text).map_err(|e| format!("cannot load file: {e}"))?;
     let first = records.first().ok_or("cannot load file: no GGF record")?;
     let mut game = first

@@ -162,3 +162,84 @@ fn nboard_script_in_process() {
     assert!(lines[2].starts_with("search "), "{out}");
     assert!(lines[3].starts_with("nodestats 3 "), "{out}");
 }
+
+/// Valid commands of every dialect in random orders, mutated, truncated and
+/// mixed with noise: no panic (a caught one would answer "internal error"),
+/// and every run ends.
+#[test]
+fn random_lines_never_break_the_loop() {
+    let words = [
+        "nboard 2",
+        "set depth 1",
+        "set depth -5",
+        "set depth 999999",
+        "set game (;GM[Othello]",
+        "set contempt 100",
+        "move F5",
+        "move PA/0.00",
+        "move A1",
+        "ping 3",
+        "go",
+        "hint 1",
+        "hint 0",
+        "hint 64",
+        "learn",
+        "analyze",
+        "clear",
+        "stop",
+        "protocol_version",
+        "boardsize 8",
+        "clear_board",
+        "play b f5",
+        "play w pass",
+        "genmove w",
+        "reg_genmove b",
+        "undo",
+        "undo",
+        "showboard",
+        "final_score",
+        "time_left b 0 0",
+        "time_settings 1 0 0",
+        "gogui-rules_legal_moves",
+        "mollett-hash 1",
+        "new",
+        "setboard x",
+        "f5d6c3",
+        "redo",
+        "eval",
+        "level 1",
+        "threads 1",
+        "hash 1",
+        "help",
+        "",
+        "#",
+        "\u{0}\u{1b}[A",
+        "\u{fffd}\u{fffd}",
+        "9999999999999999999999 name",
+    ];
+    let mut rng = crate::rng::Rng::new(7);
+    for round in 0..24 {
+        let mut script = String::new();
+        for _ in 0..40 {
+            let w = words[rng.below(words.len() as u64) as usize];
+            let cut = rng.below(w.len() as u64 + 1) as usize;
+            let line = match rng.below(4) {
+                0 => w.get(..cut).unwrap_or(w).to_string(),
+                1 => w.to_uppercase(),
+                _ => w.to_string(),
+            };
+            script.push_str(&line);
+            script.push('\n');
+        }
+        let forced = [
+            None,
+            Some(Dialect::Console),
+            Some(Dialect::NBoard),
+            Some(Dialect::Gtp),
+        ][round % 4];
+        // Level 1 keeps every search short (the console's exact `solve` is
+        // left out: from the middle of a game it would not end).
+        let out = run_script(settings("1"), forced, &script);
+        assert!(!out.contains("internal error"), "{script}\n---\n{out}");
+    }
+}

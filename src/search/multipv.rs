@@ -418,6 +418,38 @@ mod tests {
     }
 
     #[test]
+    fn win_loss_draw_in_its_range() {
+        // FFO #1 (14 empties): G8 +18, H1 +12, H7 +6, A2 +6, ..., B1 -4.
+        let pos: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+            .parse()
+            .unwrap();
+        let req = MultiPvRequest {
+            board: pos.board,
+            limits: Limits {
+                depth: 4,
+                exact_empties: 10,
+                wld_empties: 14,
+            },
+            eval: EvalKind::Mobility,
+            lines: 64,
+        };
+        let tt = TranspositionTable::new(4).unwrap();
+        let stop = AtomicBool::new(false);
+        let last = multipv(&req, &tt, &stop, &mut |_| {}).unwrap();
+        assert_eq!(last.kind, ScoreKind::WinLossDraw);
+        assert_eq!(last.lines.len(), pos.board.moves().count_ones() as usize);
+        assert_eq!(last.lines[0].score, DISC);
+        assert!(
+            last.lines
+                .iter()
+                .all(|l| [-DISC, 0, DISC].contains(&l.score))
+        );
+        let b1: Square = "b1".parse().unwrap();
+        let b1_line = last.lines.iter().find(|l| line_square(l) == Some(b1));
+        assert_eq!(b1_line.map(|l| l.score), Some(-DISC));
+    }
+
+    #[test]
     fn a_raised_stop_reports_nothing() {
         let stop = AtomicBool::new(true);
         let tt = TranspositionTable::new(1).unwrap();
