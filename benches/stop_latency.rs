@@ -23,6 +23,7 @@ fn main() {
     let stop = AtomicBool::new(false);
     let mut rng = Rng::new(2026);
     let mut latencies = Vec::with_capacity(stops);
+    let mut early = 0;
     for i in 0..stops {
         let level = if i % 2 == 0 { 60 } else { 30 };
         let mut req = SearchRequest::new(board, Level::number(level));
@@ -45,6 +46,7 @@ fn main() {
     }
     latencies.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("searches that ended before their stop: {early}");
     println!(
         "{stops} stops: median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
         ms(latencies[stops / 2]),
