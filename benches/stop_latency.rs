@@ -38,9 +38,11 @@ fn main() {
             std::thread::sleep(wait);
             let raised = Instant::now();
             stop.store(true, Ordering::Relaxed);
-            h.join()
-                .expect("search thread")
-                .saturating_duration_since(raised)
+            let ended = h.join().expect("search thread");
+            if ended < raised {
+                early += 1;
+            }
+            ended.saturating_duration_since(raised)
         });
         latencies.push(latency);
     }
