@@ -72,8 +72,9 @@ pub struct BenchLine {
     pub elapsed: Duration,
 }
 
-/// Runs the bench, calling `each` after every position; returns the lines.
-pub fn run(each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> {
+/// Runs the bench with `threads` search threads (1 for the signature), calling
+/// `each` after every position; returns the lines.
+pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> {
     let tt = TranspositionTable::new(BENCH_HASH_MB)?;
     let stop = AtomicBool::new(false);
     let mut lines = Vec::new();
@@ -90,7 +91,7 @@ pub fn run(each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> 
             eval: EvalKind::Mobility,
             seed: 0,
             find_ties: true,
-            threads: 1,
+            threads: threads.max(1),
             time: None,
         };
         let r = search(&req, &tt, &stop, &mut |_| {});

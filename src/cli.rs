@@ -75,7 +75,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Search a fixed list of positions at fixed depths on one thread and print the
-    /// node-count signature (`Nodes searched: N`).
-    Bench,
+    /// Search a fixed list of positions at fixed depths and print the node-count
+    /// signature (`Nodes searched: N`, the signature only with one thread).
+    Bench {
+        /// Search threads; more than one times the same depths (time to depth),
+        /// with node counts that vary from run to run.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }

@@ -84,8 +84,8 @@ fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> R
     Ok(summary.disagreements == 0)
 }
 
-fn run_bench() -> Result<()> {
-    let lines = bench::run(&mut |l| {
+fn run_bench(threads: usize) -> Result<()> {
+    let lines = bench::run(threads, &mut |l| {
         println!(
             "position {:>2} depth {:>2} nodes {:>12} seconds {:.3}",
             l.index,
@@ -97,6 +97,7 @@ fn run_bench() -> Result<()> {
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
     println!("Nodes searched: {nodes}");
+    println!("Seconds: {secs:.3}");
     println!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
@@ -154,7 +155,7 @@ fn run(cli: Cli) -> Result<bool> {
             },
             json,
         ),
-        Some(Command::Bench) => run_bench().map(|()| true),
+        Some(Command::Bench { threads }) => run_bench(threads).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }
 }

@@ -107,12 +107,12 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
 
 #[test]
 fn bench_signature_is_reproducible() {
-    let a: u64 = mollett::bench::run(&mut |_| {})
+    let a: u64 = mollett::bench::run(1, &mut |_| {})
         .unwrap()
         .iter()
         .map(|l| l.nodes)
         .sum();
-    let b: u64 = mollett::bench::run(&mut |_| {})
+    let b: u64 = mollett::bench::run(1, &mut |_| {})
         .unwrap()
         .iter()
         .map(|l| l.nodes)
