@@ -65,9 +65,9 @@ pub enum Command {
         /// Prove only win, loss or draw (faster).
         #[arg(long)]
         wld: bool,
-        /// Search threads per position (lazy SMP sharing one table).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Search threads per position (lazy SMP sharing one table), 1..=1024.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
         /// Transposition table size per search, in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
@@ -78,9 +78,9 @@ pub enum Command {
     /// Search a fixed list of positions at fixed depths and print the node-count
     /// signature (`Nodes searched: N`, the signature only with one thread).
     Bench {
-        /// Search threads; more than one times the same depths (time to depth),
-        /// with node counts that vary from run to run.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Search threads, 1..=1024; more than one times the same depths (time to
+        /// depth), with node counts that vary from run to run.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
     },
 }

@@ -150,12 +150,12 @@ fn run(cli: Cli) -> Result<bool> {
             &file,
             solve::SolveOptions {
                 wld,
-                threads,
+                threads: threads.into(),
                 hash_mb: hash,
             },
             json,
         ),
-        Some(Command::Bench { threads }) => run_bench(threads).map(|()| true),
+        Some(Command::Bench { threads }) => run_bench(threads.into()).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }
 }

@@ -121,3 +121,16 @@ fn a_stop_ends_an_exact_solve_promptly_and_the_table_stays_usable() {
         (1800, ScoreKind::Exact, false)
     );
 }
+
+#[test]
+fn more_threads_than_the_system_gives_still_search() {
+    // Far more helpers than a test machine lets start: those it refuses are left
+    // out, and the search still answers exactly.
+    let board = ffo("fforum-1-19.obf")[0];
+    let tt = TranspositionTable::new(4).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut req = SearchRequest::new(board, Level::number(60));
+    req.threads = 64;
+    let r = search(&req, &tt, &stop, &mut |_| {});
+    assert_eq!((r.score, r.kind), (1800, ScoreKind::Exact));
+}

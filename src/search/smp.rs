@@ -81,10 +81,15 @@ impl Job<'_> {
         };
         let helpers_stop = AtomicBool::new(false);
         std::thread::scope(|scope| {
+            // A helper the system cannot start is simply left out: the search
+            // goes on with the threads it has.
             let handles: Vec<_> = (1..self.req.threads)
-                .map(|i| {
+                .map_while(|i| {
                     let (job, flag) = (&helper_job, &helpers_stop);
-                    scope.spawn(move || job.run(flag, i, &mut |_| {}).nodes)
+                    std::thread::Builder::new()
+                        .name(format!("mollett-helper-{i}"))
+                        .spawn_scoped(scope, move || job.run(flag, i, &mut |_| {}).nodes)
+                        .ok()
                 })
                 .collect();
             let mut result = main_job.run(stop, 0, report);
