@@ -51,6 +51,70 @@ pub fn moves(p: u64, o: u64) -> u64 {
     moves_portable(p, o)
 }
 
+/// The move generator as a value, so that hot code generic over it calls one
+/// implementation directly, with no run-time feature check per call.
+pub trait Kernel: Copy {
+    /// [`moves`].
+    fn moves(self, p: u64, o: u64) -> u64;
+    /// [`flips`].
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64;
+}
+
+/// The portable kernel: plain 64-bit arithmetic on any CPU.
+#[derive(Clone, Copy, Debug)]
+pub struct Portable;
+
+impl Kernel for Portable {
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        moves_portable(p, o)
+    }
+    #[inline(always)]
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64 {
+        flips_portable(sq, p, o)
+    }
+}
+
+/// The AVX2 kernel. A value exists only where the CPU has the features (see
+/// [`Avx2::detect`]), which is what makes its safe methods sound.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2 {
+    _proof: (),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The kernel, if this CPU has the features of the fast kernels.
+    pub fn detect() -> Option<Avx2> {
+        has_fast_kernel().then_some(Avx2 { _proof: () })
+    }
+
+    /// The kernel without a check.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`has_fast_kernel`]; calling this from a
+    /// function compiled for them and entered only after that check is sound.
+    #[inline(always)]
+    pub unsafe fn assume() -> Avx2 {
+        Avx2 { _proof: () }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Avx2 {
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        // SAFETY: an `Avx2` value proves the CPU has AVX2 (see `Avx2::assume`).
+        unsafe { avx2::moves(p, o) }
+    }
+    #[inline(always)]
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { avx2::flips(sq, p, o) }
+    }
+}
+
 /// Whether this CPU has the features of the fast kernels (AVX2, BMI1/2, LZCNT,
 /// POPCNT); hot recursive functions keep a copy compiled for them.
 #[cfg(target_arch = "x86_64")]

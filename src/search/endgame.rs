@@ -22,9 +22,12 @@ use super::params::{
     FASTEST_FIRST_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES,
     STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
+use crate::board::Board;
 use crate::board::bitboard::{CORNERS, Squares};
+#[cfg(target_arch = "x86_64")]
+use crate::board::movegen::Avx2;
+use crate::board::movegen::{self, Kernel, Portable};
 use crate::board::stability::stable_discs;
-use crate::board::{Board, movegen};
 use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -134,8 +137,8 @@ impl<'a> Solver<'a> {
 /// How promising a move is for fastest-first ordering (higher first): few replies
 /// for the opponent, corners, and the parity region.
 #[inline(always)]
-fn order_score(child: &Board, sq: u8, odd: u64) -> i32 {
-    let replies = child.moves();
+fn order_score<K: Kernel>(k: K, child: &Board, sq: u8, odd: u64) -> i32 {
+    let replies = k.moves(child.player, child.opponent);
     let mut v = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
     if CORNERS >> sq & 1 != 0 {
         v += 8;
@@ -183,13 +186,13 @@ fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// `empties` empties (higher first): a small search, the evaluation, fastest-first
 /// or parity alone, the more expensive the larger the subtree.
 #[inline(always)]
-fn move_key(child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
+fn move_key<K: Kernel>(k: K, child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
     if empties >= SEARCH_ORDER_MIN_EMPTIES {
         -shallow_value(child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
     } else if empties >= EVAL_ORDER_MIN_EMPTIES {
         -crate::eval::evaluate_mobility(child)
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
-        order_score(child, sq, odd)
+        order_score(k, child, sq, odd)
     } else {
         (odd >> sq & 1) as i32
     }
@@ -197,7 +200,8 @@ fn move_key(child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
 
 /// The null-window node: is the score above `alpha`? Fail-soft.
 #[inline(always)]
-fn nws_body(
+fn nws_body<K: Kernel>(
+    k: K,
     s: &mut Solver,
     board: Board,
     alpha: i32,
@@ -215,26 +219,26 @@ fn nws_body(
             1 => solve_1(s, p, o, empty.trailing_zeros() as u8),
             2 => {
                 let a = empty.trailing_zeros() as u8;
-                solve_2(s, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
+                solve_2(k, s, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
             }
             3 => {
                 let mut e = [0u8; 3];
                 for (i, sq) in Squares(empty).enumerate() {
                     e[i] = sq;
                 }
-                solve_3(s, p, o, alpha, e)
+                solve_3(k, s, p, o, alpha, e)
             }
-            _ => solve_4(s, p, o, alpha),
+            _ => solve_4(k, s, p, o, alpha),
         };
     }
     s.nodes += 1;
     if s.should_stop() {
         return 0;
     }
-    let moves = board.moves();
+    let moves = k.moves(p, o);
     if moves == 0 {
         let passed = board.pass();
-        if passed.moves() == 0 {
+        if k.moves(o, p) == 0 {
             return final_score(p, o);
         }
         return -recurse(s, passed, -alpha - 1);
@@ -252,7 +256,7 @@ fn nws_body(
     if empties <= SHALLOW_EMPTIES {
         let mut best = -INF_DISCS;
         for sq in Squares(moves & odd).chain(Squares(moves & !odd)) {
-            let f = movegen::flips(sq, p, o);
+            let f = k.flips(sq, p, o);
             let v = -recurse(s, board.make(sq, f), -alpha - 1);
             if v > best {
                 best = v;
@@ -285,7 +289,7 @@ fn nws_body(
     let mut list = [(0u8, 0u64, 0i32); 32];
     let mut n = 0;
     for sq in Squares(moves) {
-        let f = movegen::flips(sq, p, o);
+        let f = k.flips(sq, p, o);
         // Enhanced transposition cut-off: a child the table already proves bad
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
@@ -298,7 +302,7 @@ fn nws_body(
         let score = if sq == tt_move {
             i32::MAX
         } else {
-            move_key(&board.make(sq, f), sq, odd, empties)
+            move_key(k, &board.make(sq, f), sq, odd, empties)
         };
         list[n] = (sq, f, score);
         n += 1;
@@ -382,13 +386,15 @@ fn nws_body(
 }
 
 fn nws_plain(s: &mut Solver, board: Board, alpha: i32) -> i32 {
-    nws_body(s, board, alpha, nws_plain)
+    nws_body(Portable, s, board, alpha, nws_plain)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn nws_fast(s: &mut Solver, board: Board, alpha: i32) -> i32 {
-    nws_body(s, board, alpha, |s, b, a| nws_fast(s, b, a))
+    // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
+    let k = unsafe { Avx2::assume() };
+    nws_body(k, s, board, alpha, |s, b, a| nws_fast(s, b, a))
 }
 
 // ---------------------------------------------------------------------------
@@ -398,7 +404,8 @@ fn nws_fast(s: &mut Solver, board: Board, alpha: i32) -> i32 {
 /// with a null window and a re-search when one beats `alpha`. Returns the score
 /// and the best move.
 #[inline(always)]
-fn pvs_body(
+fn pvs_body<K: Kernel>(
+    k: K,
     s: &mut Solver,
     board: Board,
     mut alpha: i32,
@@ -432,7 +439,7 @@ fn pvs_body(
         let score = if sq == tt_move {
             i32::MAX
         } else {
-            order_score(&child, sq, odd)
+            order_score(k, &child, sq, odd)
         };
         list[n] = (sq, score);
         n += 1;
@@ -496,13 +503,16 @@ fn pvs_body(
 }
 
 fn pvs_plain(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
-    pvs_body(s, board, alpha, beta, pvs_plain, nws_plain)
+    pvs_body(Portable, s, board, alpha, beta, pvs_plain, nws_plain)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn pvs_fast(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
+    // SAFETY: `pvs_fast` is entered only after `has_fast_kernel()` said yes.
+    let k = unsafe { Avx2::assume() };
     pvs_body(
+        k,
         s,
         board,
         alpha,

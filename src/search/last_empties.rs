@@ -4,9 +4,10 @@
 //! very last move.
 
 use super::endgame::{INF_DISCS, Solver};
+use crate::board::Board;
 use crate::board::bitboard::Squares;
 use crate::board::lastflip::count_last_flips;
-use crate::board::{Board, movegen};
+use crate::board::movegen::Kernel;
 
 /// The four 4×4 quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -55,11 +56,19 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 
 /// Null-window search of the last two empties `a`, `b` (score > `alpha`?).
 #[inline(always)]
-pub(super) fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) -> i32 {
+pub(super) fn solve_2<K: Kernel>(
+    k: K,
+    s: &mut Solver,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    a: u8,
+    b: u8,
+) -> i32 {
     s.nodes += 1;
     let mut best = -INF_DISCS;
     for (sq, rest) in [(a, b), (b, a)] {
-        let f = movegen::flips(sq, p, o);
+        let f = k.flips(sq, p, o);
         if f != 0 {
             let v = -solve_1(s, o ^ f, p | f | 1 << sq, rest);
             if v > best {
@@ -75,7 +84,7 @@ pub(super) fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) 
     }
     // The mover passes; the opponent plays if it can.
     for (sq, rest) in [(a, b), (b, a)] {
-        let f = movegen::flips(sq, o, p);
+        let f = k.flips(sq, o, p);
         if f != 0 {
             let v = solve_1(s, p ^ f, o | f | 1 << sq, rest);
             if v < best || best == -INF_DISCS {
@@ -96,15 +105,22 @@ pub(super) fn solve_2(s: &mut Solver, p: u64, o: u64, alpha: i32, a: u8, b: u8) 
 /// Null-window search of the last three empties, in the given order. A pass is a
 /// second turn of the loop, not a recursive call, so the function inlines.
 #[inline(always)]
-pub(super) fn solve_3(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32, e: [u8; 3]) -> i32 {
+pub(super) fn solve_3<K: Kernel>(
+    k: K,
+    s: &mut Solver,
+    mut p: u64,
+    mut o: u64,
+    mut alpha: i32,
+    e: [u8; 3],
+) -> i32 {
     s.nodes += 1;
     let mut sign = 1;
     for _ in 0..2 {
         let mut best = -INF_DISCS;
         for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
-            let f = movegen::flips(sq, p, o);
+            let f = k.flips(sq, p, o);
             if f != 0 {
-                let v = -solve_2(s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
+                let v = -solve_2(k, s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -124,7 +140,13 @@ pub(super) fn solve_3(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32, e:
 
 /// Null-window search of the last four empties, odd-quadrant squares first.
 #[inline(always)]
-pub(super) fn solve_4(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32) -> i32 {
+pub(super) fn solve_4<K: Kernel>(
+    k: K,
+    s: &mut Solver,
+    mut p: u64,
+    mut o: u64,
+    mut alpha: i32,
+) -> i32 {
     s.nodes += 1;
     let empty = !(p | o);
     let odd = odd_quadrants(empty);
@@ -144,9 +166,9 @@ pub(super) fn solve_4(s: &mut Solver, mut p: u64, mut o: u64, mut alpha: i32) ->
             (e[2], [e[0], e[1], e[3]]),
             (e[3], [e[0], e[1], e[2]]),
         ] {
-            let f = movegen::flips(sq, p, o);
+            let f = k.flips(sq, p, o);
             if f != 0 {
-                let v = -solve_3(s, o ^ f, p | f | 1 << sq, -alpha - 1, rest);
+                let v = -solve_3(k, s, o ^ f, p | f | 1 << sq, -alpha - 1, rest);
                 if v > best {
                     best = v;
                     if v > alpha {
