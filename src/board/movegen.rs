@@ -75,6 +75,22 @@ impl Kernel for Portable {
     }
 }
 
+/// The kernel that checks the CPU on every call (the dispatching [`moves`] and
+/// [`flips`]): for code that is not compiled twice.
+#[derive(Clone, Copy, Debug)]
+pub struct Dispatch;
+
+impl Kernel for Dispatch {
+    #[inline(always)]
+    fn moves(self, p: u64, o: u64) -> u64 {
+        moves(p, o)
+    }
+    #[inline(always)]
+    fn flips(self, sq: u8, p: u64, o: u64) -> u64 {
+        flips(sq, p, o)
+    }
+}
+
 /// The AVX2 kernel. A value exists only where the CPU has the features (see
 /// [`Avx2::detect`]), which is what makes its safe methods sound.
 #[cfg(target_arch = "x86_64")]

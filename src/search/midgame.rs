@@ -6,9 +6,12 @@
 //! A pass costs no depth. A finished game scores its exact final count.
 
 use super::endgame::{INF_DISCS, Solver};
-use super::ordering::order_moves;
+use super::ordering::order_moves_with;
 use super::params::{MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
-use crate::board::{Board, movegen};
+use crate::board::Board;
+#[cfg(target_arch = "x86_64")]
+use crate::board::movegen::Avx2;
+use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind, evaluate};
 use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
@@ -124,7 +127,8 @@ fn usable(d: &TtData, depth: u32) -> Option<(i32, i32)> {
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
 /// evaluation; exact hand-off; table cut-off; ordered moves; table store.
 #[inline(always)]
-fn nws_body(
+fn nws_body<K: Kernel>(
+    k: K,
     m: &mut Midgame,
     board: Board,
     depth: u32,
@@ -137,10 +141,10 @@ fn nws_body(
         return 0;
     }
     // Step 2. No move: a pass, which costs no depth, or the end of the game.
-    let moves = board.moves();
+    let moves = k.moves(board.player, board.opponent);
     if moves == 0 {
         let passed = board.pass();
-        if passed.moves() == 0 {
+        if k.moves(passed.player, passed.opponent) == 0 {
             return board.final_score() * DISC;
         }
         return -nws(m, passed, depth, -alpha - 1);
@@ -170,7 +174,7 @@ fn nws_body(
         tt_move = d.best_move;
     }
     // Step 6. The moves, best-looking first.
-    let list = order_moves(&board, moves, tt_move, depth);
+    let list = order_moves_with(k, &board, moves, tt_move, depth);
     let mut best = -INF;
     let mut best_move = NO_MOVE;
     for &(sq, f) in list.as_slice() {
@@ -212,15 +216,15 @@ fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32,
     );
 }
 
-/// The PV node: the first move with the full window, the others with a null
-/// window, re-searched when they beat `alpha`.
+/// The PV node over the window `(alpha, beta)`: the first move with the full
+/// window, the others with a null window, re-searched when they beat `alpha`.
 #[inline(always)]
-fn pv_body(
+fn pv_body<K: Kernel>(
+    k: K,
     m: &mut Midgame,
     board: Board,
     depth: u32,
-    mut alpha: i32,
-    beta: i32,
+    (mut alpha, beta): (i32, i32),
     pv: impl Fn(&mut Midgame, Board, u32, i32, i32) -> Line,
     nws: impl Fn(&mut Midgame, Board, u32, i32) -> i32,
 ) -> Line {
@@ -228,10 +232,10 @@ fn pv_body(
     if m.should_stop() {
         return Line::default();
     }
-    let moves = board.moves();
+    let moves = k.moves(board.player, board.opponent);
     if moves == 0 {
         let passed = board.pass();
-        if passed.moves() == 0 {
+        if k.moves(passed.player, passed.opponent) == 0 {
             return Line {
                 score: board.final_score() * DISC,
                 pv: Vec::new(),
@@ -253,7 +257,7 @@ fn pv_body(
     }
     let hash = board.hash();
     let tt_move = m.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
-    let list = order_moves(&board, moves, tt_move, depth.max(2));
+    let list = order_moves_with(k, &board, moves, tt_move, depth.max(2));
     let alpha0 = alpha;
     let mut best = Line {
         score: -INF,
@@ -304,28 +308,32 @@ fn pv_body(
 }
 
 fn nws_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
-    nws_body(m, b, depth, alpha, nws_plain)
+    nws_body(Portable, m, b, depth, alpha, nws_plain)
 }
 
 fn pv_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
-    pv_body(m, b, depth, alpha, beta, pv_plain, nws_plain)
+    pv_body(Portable, m, b, depth, (alpha, beta), pv_plain, nws_plain)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn nws_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
-    nws_body(m, b, depth, alpha, |m, b, d, a| nws_fast(m, b, d, a))
+    // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
+    let k = unsafe { Avx2::assume() };
+    nws_body(k, m, b, depth, alpha, |m, b, d, a| nws_fast(m, b, d, a))
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn pv_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+    // SAFETY: `pv_fast` is entered only after `has_fast_kernel()` said yes.
+    let k = unsafe { Avx2::assume() };
     pv_body(
+        k,
         m,
         b,
         depth,
-        alpha,
-        beta,
+        (alpha, beta),
         |m, b, d, a, be| pv_fast(m, b, d, a, be),
         |m, b, d, a| nws_fast(m, b, d, a),
     )

@@ -4,6 +4,7 @@
 use super::params::{ORDER_CORNER_BONUS, ORDER_MOBILITY_WEIGHT, ORDER_X_SQUARE_PENALTY};
 use crate::board::Board;
 use crate::board::bitboard::{CORNERS, Squares};
+use crate::board::movegen::{Dispatch, Kernel};
 
 /// b2, g2, b7, g7: the squares diagonal to a corner.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
@@ -37,6 +38,18 @@ impl MoveList {
 /// last; at depth 1, by the static square adjustments only.
 #[inline(always)]
 pub fn order_moves(board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveList {
+    order_moves_with(Dispatch, board, moves, tt_move, depth)
+}
+
+/// [`order_moves`] with the move generator `k`.
+#[inline(always)]
+pub fn order_moves_with<K: Kernel>(
+    k: K,
+    board: &Board,
+    moves: u64,
+    tt_move: u8,
+    depth: u32,
+) -> MoveList {
     let mut list = MoveList {
         moves: [(0, 0); 32],
         len: 0,
@@ -44,14 +57,15 @@ pub fn order_moves(board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveLi
     let mut keys = [0i32; 32];
     let open_x = open_x_squares(board.empty());
     for sq in Squares(moves) {
-        let f = board.flips(sq);
+        let f = k.flips(sq, board.player, board.opponent);
         let bit = 1u64 << sq;
         let mut key = 0;
         if sq == tt_move {
             key = i32::MAX;
         } else {
             if depth >= 2 {
-                let replies = board.make(sq, f).moves();
+                let child = board.make(sq, f);
+                let replies = k.moves(child.player, child.opponent);
                 key -= ORDER_MOBILITY_WEIGHT
                     * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             }
