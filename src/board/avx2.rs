@@ -85,28 +85,43 @@ pub fn flips(sq: u8, p: u64, o: u64) -> u64 {
     _mm_cvtsi128_si64(f) as u64
 }
 
-/// One direction of [`moves4`] towards higher bits: shift `S`, doubled `S2`.
+/// The runs of `o` (already masked against wrap-around) that start one step
+/// towards higher bits from the discs of `x`: the parallel-prefix fill shared by
+/// [`moves4`] and [`flips4`], for one direction of shift `S` (`S2` = 2·`S`).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fill_up4<const S: i32, const S2: i32>(p: __m256i, o: __m256i) -> __m256i {
-    let mut f = _mm256_and_si256(o, _mm256_slli_epi64::<S>(p));
+fn runs_up4<const S: i32, const S2: i32>(x: __m256i, o: __m256i) -> __m256i {
+    let mut f = _mm256_and_si256(o, _mm256_slli_epi64::<S>(x));
     f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_slli_epi64::<S>(f)));
     let pre = _mm256_and_si256(o, _mm256_slli_epi64::<S>(o));
     f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(f)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(f)));
-    _mm256_slli_epi64::<S>(f)
+    _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(f)))
+}
+
+/// [`runs_up4`] towards lower bits.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn runs_down4<const S: i32, const S2: i32>(x: __m256i, o: __m256i) -> __m256i {
+    let mut f = _mm256_and_si256(o, _mm256_srli_epi64::<S>(x));
+    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srli_epi64::<S>(f)));
+    let pre = _mm256_and_si256(o, _mm256_srli_epi64::<S>(o));
+    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)));
+    _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)))
+}
+
+/// One direction of [`moves4`] towards higher bits: the squares just past the
+/// opponent runs that start next to a player disc.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fill_up4<const S: i32, const S2: i32>(p: __m256i, o: __m256i) -> __m256i {
+    _mm256_slli_epi64::<S>(runs_up4::<S, S2>(p, o))
 }
 
 /// One direction of [`moves4`] towards lower bits.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fill_down4<const S: i32, const S2: i32>(p: __m256i, o: __m256i) -> __m256i {
-    let mut f = _mm256_and_si256(o, _mm256_srli_epi64::<S>(p));
-    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srli_epi64::<S>(f)));
-    let pre = _mm256_and_si256(o, _mm256_srli_epi64::<S>(o));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)));
-    _mm256_srli_epi64::<S>(f)
+    _mm256_srli_epi64::<S>(runs_down4::<S, S2>(p, o))
 }
 
 /// The legal moves of four boards at once, one `(player, opponent)` pair per lane.
@@ -133,11 +148,7 @@ pub fn moves4(p: __m256i, o: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn run_up4<const S: i32, const S2: i32>(x: __m256i, p: __m256i, o: __m256i) -> __m256i {
-    let mut f = _mm256_and_si256(o, _mm256_slli_epi64::<S>(x));
-    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_slli_epi64::<S>(f)));
-    let pre = _mm256_and_si256(o, _mm256_slli_epi64::<S>(o));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(f)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_slli_epi64::<S2>(f)));
+    let f = runs_up4::<S, S2>(x, o);
     let end = _mm256_and_si256(p, _mm256_slli_epi64::<S>(f));
     _mm256_andnot_si256(_mm256_cmpeq_epi64(end, _mm256_setzero_si256()), f)
 }
@@ -146,11 +157,7 @@ fn run_up4<const S: i32, const S2: i32>(x: __m256i, p: __m256i, o: __m256i) -> _
 #[target_feature(enable = "avx2")]
 #[inline]
 fn run_down4<const S: i32, const S2: i32>(x: __m256i, p: __m256i, o: __m256i) -> __m256i {
-    let mut f = _mm256_and_si256(o, _mm256_srli_epi64::<S>(x));
-    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srli_epi64::<S>(f)));
-    let pre = _mm256_and_si256(o, _mm256_srli_epi64::<S>(o));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srli_epi64::<S2>(f)));
+    let f = runs_down4::<S, S2>(x, o);
     let end = _mm256_and_si256(p, _mm256_srli_epi64::<S>(f));
     _mm256_andnot_si256(_mm256_cmpeq_epi64(end, _mm256_setzero_si256()), f)
 }
