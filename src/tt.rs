@@ -117,7 +117,9 @@ fn merge(old: TtData, old_gen: u8, new: TtData, current: u8) -> Option<TtData> {
     if kept.best_move == NO_MOVE {
         kept.best_move = old.best_move;
     }
-    if old_gen != current {
+    // A midgame entry from an older search is stale; a solver's bounds are
+    // proofs and never go stale, so they merge as if written in this search.
+    if old_gen != current && old.level == LEVEL_MIDGAME {
         return Some(kept);
     }
     match (new.level, new.depth).cmp(&(old.level, old.depth)) {
@@ -275,8 +277,8 @@ impl TranspositionTable {
             .map(|(_, word)| TtData::unpack(word).0)
     }
 
-    /// Stores `data` for `hash`. An entry with the same key is updated: one from
-    /// an older search is overwritten, otherwise the higher (level, depth) wins
+    /// Stores `data` for `hash`. An entry with the same key is updated: a midgame
+    /// one from an older search is overwritten, otherwise the higher (level, depth) wins
     /// and equal ones intersect their bounds; a missing best move is inherited.
     /// Else the bucket's entry of lowest priority is replaced, where priority is
     /// `min(depth, 64) + LEVEL_BONUS[level] - AGE_WEIGHT * age` and age counts
@@ -376,9 +378,20 @@ mod tests {
         tt.store(7, data(200, 200, 4, 30, LEVEL_EXACT));
         tt.store(7, data(-50, -50, 60, 31, LEVEL_MIDGAME));
         assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, LEVEL_EXACT)));
+        // A later search keeps the proof over midgame bounds, and intersects it
+        // with a new proof.
         tt.new_search();
         tt.store(7, data(-50, -50, 2, NO_MOVE, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(7), Some(data(-50, -50, 2, 30, LEVEL_MIDGAME)));
+        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, LEVEL_EXACT)));
+        tt.store(8, data(0, 6400, 9, 5, LEVEL_EXACT));
+        tt.new_search();
+        tt.store(8, data(-6400, 200, 9, NO_MOVE, LEVEL_EXACT));
+        assert_eq!(tt.probe(8), Some(data(0, 200, 9, 5, LEVEL_EXACT)));
+        // Stale midgame bounds give way to new ones, shallower or not.
+        tt.store(9, data(-100, 300, 20, 11, LEVEL_MIDGAME));
+        tt.new_search();
+        tt.store(9, data(-50, -50, 2, NO_MOVE, LEVEL_MIDGAME));
+        assert_eq!(tt.probe(9), Some(data(-50, -50, 2, 11, LEVEL_MIDGAME)));
     }
 
     #[test]
