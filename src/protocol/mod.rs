@@ -12,9 +12,11 @@
 //!   event is out: so every line of an earlier request precedes the answer to a
 //!   later one (NBoard's `pong` comes after the aborted search's last line).
 //! - Interrupting lines: NBoard `ping`, `stop`, `quit`; GTP `quit` (GTP is
-//!   synchronous, so other commands wait); console `stop`. End of input
-//!   interrupts in NBoard and GTP and ends the process at once; in the console a
-//!   running command finishes first, so a piped script gets all its answers.
+//!   synchronous, so other commands wait); console `stop`, and `quit` when stdin
+//!   is a terminal. End of input interrupts in NBoard and GTP and ends the
+//!   process at once, and so it does in the console at a terminal (Ctrl-D); in a
+//!   console fed by a pipe a running command finishes first, so a script gets
+//!   all its answers.
 //! - A closed stdout ends the loop quietly.
 
 pub mod console;
@@ -147,7 +149,12 @@ fn is_interrupt(dialect: Dialect, line: &str) -> bool {
 /// Whether `item` is a `quit` line (after an optional GTP id).
 fn is_quit(item: &Input) -> bool {
     let Input::Line(l) = item else { return false };
-    let mut words = l.text.split_whitespace();
+    is_quit_text(&l.text)
+}
+
+/// Whether `text` is a `quit` line (after an optional GTP id).
+fn is_quit_text(text: &str) -> bool {
+    let mut words = text.split_whitespace();
     let mut first = words.next().unwrap_or("");
     if first.bytes().all(|b| b.is_ascii_digit()) {
         first = words.next().unwrap_or("");
@@ -204,8 +211,15 @@ fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<
 }
 
 /// The reader thread's loop: classify, raise the stop flag for interrupts,
-/// forward; at the end of input, stop (in NBoard and GTP) and say so.
-fn read_input(mut r: impl BufRead, tx: &Sender<Input>, stop: &AtomicBool, mut sel: Selector) {
+/// forward; at the end of input, stop (in NBoard and GTP, and in an
+/// `interactive` console) and say so.
+fn read_input(
+    mut r: impl BufRead,
+    tx: &Sender<Input>,
+    stop: &AtomicBool,
+    mut sel: Selector,
+    interactive: bool,
+) {
     let mut buf = Vec::new();
     while let Ok(Some(too_long)) = read_line(&mut r, &mut buf) {
         let text = String::from_utf8_lossy(&buf).replace('\r', "");
@@ -213,7 +227,8 @@ fn read_input(mut r: impl BufRead, tx: &Sender<Input>, stop: &AtomicBool, mut se
             (sel.dialect(), false)
         } else {
             let d = sel.observe(&text);
-            (d, is_interrupt(d, &text))
+            let quit = interactive && d == Dialect::Console && is_quit_text(&text);
+            (d, quit || is_interrupt(d, &text))
         };
         if interrupt {
             stop.store(true, Ordering::SeqCst);
@@ -228,7 +243,7 @@ fn read_input(mut r: impl BufRead, tx: &Sender<Input>, stop: &AtomicBool, mut se
             return;
         }
     }
-    if sel.dialect() != Dialect::Console {
+    if sel.dialect() != Dialect::Console || interactive {
         stop.store(true, Ordering::SeqCst);
     }
     let _ = tx.send(Input::Eof(sel.dialect()));
@@ -364,7 +379,7 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     let selector = Selector::new(options.protocol);
     std::thread::Builder::new()
         .name("mollett-stdin".to_string())
-        .spawn(move || read_input(stdin.lock(), &tx, &stop, selector))
+        .spawn(move || read_input(stdin.lock(), &tx, &stop, selector, terminal))
         .map_err(|e| EngineError::Spawn(e.to_string()))?;
     install_panic_hook();
     let out = Output::new(Box::new(std::io::stdout()));
@@ -460,7 +475,8 @@ pub(crate) fn run_loop(
                     // At once, unless a queued quit ends things anyway (its search
                     // is already stopped): then every answer before it is given.
                     let quitting = pending.iter().any(is_quit);
-                    if dialect != Dialect::Console && !eof_waits && !quitting {
+                    let at_once = dialect != Dialect::Console || terminal;
+                    if at_once && !eof_waits && !quitting {
                         engine.stop();
                         return;
                     }
@@ -530,7 +546,7 @@ pub(crate) fn run_script(settings: Settings, forced: Option<Dialect>, input: &st
     let engine = Engine::new(settings).expect("engine");
     let (tx, rx) = unbounded();
     let stop = engine.stop_flag();
-    read_input(input.as_bytes(), &tx, &stop, Selector::new(forced));
+    read_input(input.as_bytes(), &tx, &stop, Selector::new(forced), false);
     let buf = Arc::new(Mutex::new(Vec::new()));
     let out = Output::new(Box::new(Shared(Arc::clone(&buf))));
     run_loop(engine, &rx, out, false, true);

@@ -94,6 +94,7 @@ fn the_reader_raises_stop_before_forwarding_and_tags_lines() {
         &tx,
         &stop,
         Selector::new(None),
+        false,
     );
     assert!(stop.load(Ordering::SeqCst));
     let got: Vec<Input> = rx.try_iter().collect();
@@ -114,10 +115,20 @@ fn the_reader_raises_stop_before_forwarding_and_tags_lines() {
             Input::Eof(Dialect::NBoard)
         ]
     );
-    // In the console, the end of input does not stop a search.
+    // In a console fed by a pipe, neither `quit` nor the end of input stops a
+    // search; at a terminal both do.
     let stop = AtomicBool::new(false);
-    read_input(&b"go\n"[..], &tx, &stop, Selector::new(None));
+    read_input(&b"go\nquit\n"[..], &tx, &stop, Selector::new(None), false);
     assert!(!stop.load(Ordering::SeqCst));
+    let piped: Vec<Input> = rx.try_iter().collect();
+    assert!(matches!(&piped[1], Input::Line(l) if !l.interrupt));
+    let stop = AtomicBool::new(false);
+    read_input(&b"go\n"[..], &tx, &stop, Selector::new(None), true);
+    assert!(stop.load(Ordering::SeqCst));
+    let _ = rx.try_iter().count();
+    read_input(&b"go\nquit\n"[..], &tx, &stop, Selector::new(None), true);
+    let tty: Vec<Input> = rx.try_iter().collect();
+    assert!(matches!(&tty[1], Input::Line(l) if l.interrupt && l.text == "quit"));
 }
 
 #[test]
