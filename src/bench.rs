@@ -93,6 +93,7 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
             find_ties: true,
             threads: threads.max(1),
             time: None,
+            contempt: 0,
         };
         let r = search(&req, &tt, &stop, &mut |_| {});
         let line = BenchLine {

@@ -63,6 +63,7 @@ pub fn play_game(
                 find_ties: true,
                 threads: 1,
                 time: None,
+                contempt: 0,
             };
             search(&req, tt, &stop, &mut |_| {})
                 .best

@@ -83,6 +83,7 @@ fn solve_one(
         find_ties: false,
         threads: opts.threads.max(1),
         time: None,
+        contempt: 0,
     };
     let stop = AtomicBool::new(false);
     let r = search(&req, tt, &stop, &mut |_| {});

@@ -67,6 +67,7 @@ fn forced_pass_and_finished_game() {
         find_ties: true,
         threads: 1,
         time: None,
+        contempt: 0,
     };
     // Black f1 against White g1, h1: Black must pass; White then takes e1 and wins 64-0.
     let pos: Position = "-----XOO--------------------------------------------------------X"
@@ -97,6 +98,7 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
         find_ties: true,
         threads: 1,
         time: None,
+        contempt: 0,
     };
     let r = search(&req, &tt, &stop, &mut |it| depths.push(it.kind));
     assert_eq!(r.kind, ScoreKind::Midgame(6));

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::format::parse_transcript;
+use crate::search::SearchRequest;
 use std::time::Instant;
 
 fn engine(level: &str) -> Engine {
@@ -146,4 +147,44 @@ fn settings_are_checked() {
         ..Settings::default()
     };
     assert!(Engine::new(bad).is_err());
+}
+
+#[test]
+fn contempt_is_taken_from_blacks_side() {
+    // Three empties, level 1 (depth 1, no solve): a move ends the game drawn,
+    // so the score follows the contempt (see tests/contempt.rs). The same
+    // side-relative board with White to move takes the contempt negated.
+    let black = "XXXXXXXXXXXOOOXOXXXXOXOOXXXXXOOOXXOOOOXOXOOOOOOOX-OOOOOO--OOOOOO X";
+    let white: String = black[..64]
+        .chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .chain(" O".chars())
+        .collect();
+    let board = black.parse::<Position>().unwrap().board;
+    let stop = AtomicBool::new(false);
+    let want = |contempt| {
+        let tt = TranspositionTable::new(1).unwrap();
+        let req = SearchRequest {
+            contempt,
+            ..SearchRequest::new(board, "1".parse().unwrap())
+        };
+        crate::search::search(&req, &tt, &stop, &mut |_| {}).score
+    };
+    assert_ne!(want(100), want(-100));
+    for (text, sign) in [(black.to_string(), 1), (white, -1)] {
+        let pos: Position = text.parse().unwrap();
+        assert_eq!(pos.board, board);
+        for contempt in [100, -100] {
+            let mut e = engine("1");
+            e.new_game(pos).unwrap();
+            e.set_contempt(contempt);
+            e.start(Job::Go { time: None }).unwrap();
+            let r = finished(&e.wait()).result.clone().unwrap();
+            assert_eq!(r.score, want(sign * contempt), "{text} contempt {contempt}");
+        }
+    }
 }

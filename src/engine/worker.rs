@@ -2,7 +2,7 @@
 //! its events, and turns a panic into [`Event::Failed`].
 
 use super::{Event, Finished, Job, JobId, Settings};
-use crate::board::{Board, Move};
+use crate::board::{Board, Color, Move, Position};
 use crate::eval::DISC;
 use crate::game::Game;
 use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv};
@@ -73,19 +73,28 @@ fn execute(w: &Work) -> Finished {
     match w.job {
         Job::Go { time } => go(w, board, Some(time), start),
         Job::Solve => go(w, board, None, start),
-        Job::Hint { lines } => hint(w, board, lines, start),
+        Job::Hint { lines } => hint(w, w.game.position(), lines, start),
         Job::Analyze => analyze(w, start),
     }
 }
 
-/// A search request from the job's settings.
-fn request(w: &Work, board: Board, limits: Limits, time: Option<TimeLimit>) -> SearchRequest {
+/// A search request for `pos` from the job's settings.
+fn request(w: &Work, pos: Position, limits: Limits, time: Option<TimeLimit>) -> SearchRequest {
     SearchRequest {
         limits,
         seed: w.settings.seed,
         threads: w.settings.threads,
         time,
-        ..SearchRequest::new(board, w.settings.level)
+        contempt: contempt_for(&w.settings, pos.side),
+        ..SearchRequest::new(pos.board, w.settings.level)
+    }
+}
+
+/// The settings' contempt (Black's view) for `side`.
+fn contempt_for(settings: &Settings, side: Color) -> i32 {
+    match side {
+        Color::Black => settings.contempt,
+        Color::White => -settings.contempt,
     }
 }
 
@@ -105,8 +114,8 @@ fn go(w: &Work, board: Board, time: Option<Option<TimeLimit>>, start: Instant) -
         }
     } else {
         let req = match time {
-            Some(time) => request(w, board, w.settings.limits(), time),
-            None => request(w, board, SOLVE_LIMITS, None),
+            Some(time) => request(w, w.game.position(), w.settings.limits(), time),
+            None => request(w, w.game.position(), SOLVE_LIMITS, None),
         };
         search(&req, &w.tt, &w.stop, &mut |r| {
             let _ = w.tx.send(Event::Iteration {
@@ -126,15 +135,19 @@ fn go(w: &Work, board: Board, time: Option<Option<TimeLimit>>, start: Instant) -
 
 /// The best `lines` moves at every depth. When the side to move must pass, the
 /// opponent's best line is reported behind the pass, its score negated.
-fn hint(w: &Work, board: Board, lines: usize, start: Instant) -> Finished {
+fn hint(w: &Work, pos: Position, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
+    let board = pos.board;
     if !board.is_game_over() {
         let passed = board.moves() == 0;
+        let contempt = contempt_for(&w.settings, pos.side);
         let req = MultiPvRequest {
             board: if passed { board.pass() } else { board },
             limits: w.settings.limits(),
             eval: w.settings.level.eval,
             lines: if passed { 1 } else { lines.max(1) },
+            threads: w.settings.threads,
+            contempt: if passed { -contempt } else { contempt },
         };
         multipv(&req, &w.tt, &w.stop, &mut |it| {
             nodes = it.nodes;
@@ -178,7 +191,7 @@ fn analyze(w: &Work, start: Instant) -> Finished {
         let (score, kind) = if pos.board.is_game_over() {
             (pos.board.final_score() * DISC, ScoreKind::Exact)
         } else {
-            let req = request(w, pos.board, w.settings.limits(), None);
+            let req = request(w, *pos, w.settings.limits(), None);
             let r = search(&req, &w.tt, &w.stop, &mut |_| {});
             nodes += r.nodes;
             if r.stopped {

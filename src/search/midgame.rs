@@ -3,11 +3,12 @@
 //! hand-off to the exact solver once the remaining depth reaches the end of the game.
 //!
 //! Scores are centi-discs from the side to move's point of view (see [`crate::eval`]).
-//! A pass costs no depth. A finished game scores its exact final count.
+//! A pass costs no depth. A finished game scores its exact final count, except a
+//! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
-use super::params::{MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
+use super::params::{MAX_CONTEMPT, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
 use crate::board::Board;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
@@ -42,6 +43,9 @@ pub struct Midgame<'a> {
     next_check: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// What a drawn game is worth to the side to move at the current node
+    /// (centi-discs); it changes sign with every ply, pass included.
+    draw: i32,
 }
 
 impl<'a> Midgame<'a> {
@@ -55,7 +59,18 @@ impl<'a> Midgame<'a> {
             next_check: STOP_CHECK_INTERVAL,
             deadline: None,
             aborted: false,
+            draw: 0,
         }
+    }
+
+    /// The same search, valuing a drawn game at `draw` centi-discs for the side
+    /// to move in the positions given to [`pvs`](Self::pvs) and [`nws`](Self::nws)
+    /// (the contempt), clamped to ±[`MAX_CONTEMPT`]: a draw then stays strictly
+    /// between a two-disc loss and a two-disc win (final margins are even), so a
+    /// solved line is never preferred over a better one for it.
+    pub fn with_draw(mut self, draw: i32) -> Self {
+        self.draw = draw.clamp(-MAX_CONTEMPT, MAX_CONTEMPT);
+        self
     }
 
     /// The same search, stopping (and raising the stop flag) at `deadline`.
@@ -100,28 +115,59 @@ impl<'a> Midgame<'a> {
         self.aborted
     }
 
+    /// A final margin (or a solver's bound on it) in discs, as this search
+    /// scores it: centi-discs, with the contempt for a draw. Non-decreasing in
+    /// `discs`, so bounds map to bounds.
+    #[inline(always)]
+    fn value(&self, discs: i32) -> i32 {
+        if discs == 0 { self.draw } else { discs * DISC }
+    }
+
     /// Hands a node whose depth reaches the end of the game to the exact solver,
     /// converting the window to discs and the result back.
     fn exact(&mut self, board: Board, alpha: i32, beta: i32) -> Line {
-        let a = alpha.div_euclid(DISC).clamp(-INF_DISCS, INF_DISCS);
-        let b = (beta + DISC - 1)
-            .div_euclid(DISC)
-            .clamp(-INF_DISCS, INF_DISCS);
+        let (a, b) = disc_window(alpha, beta, self.draw);
         let mut solver = Solver::new(self.tt, self.stop).with_deadline(self.deadline);
-        let r = solver.solve(board, a, b.max(a + 1));
+        let r = solver.solve(board, a, b);
         self.nodes += solver.nodes;
         self.aborted |= solver.aborted();
         Line {
-            score: r.score * DISC,
+            score: self.value(r.score),
             pv: r.pv,
         }
     }
 }
 
-/// A table entry's bounds, if deep enough to use at `depth`.
+/// The solver's window for the centi-disc window `(alpha, beta)` when a draw is
+/// worth `draw`: `a` is the largest margin valued at most `alpha`, `b` the
+/// smallest valued at least `beta`, so a fail-low, fail-high or exact result in
+/// discs is one in centi-discs too. With `draw == 0` it is the plain rounding
+/// of `alpha` down and `beta` up to whole discs.
+pub fn disc_window(alpha: i32, beta: i32, draw: i32) -> (i32, i32) {
+    let mut a = alpha.div_euclid(DISC);
+    if a == -1 || a == 0 {
+        a = if draw <= alpha { 0 } else { -1 };
+    }
+    let mut b = (beta + DISC - 1).div_euclid(DISC);
+    if b == 0 || b == 1 {
+        b = if draw >= beta { 0 } else { 1 };
+    }
+    let a = a.clamp(-INF_DISCS, INF_DISCS);
+    let b = b.clamp(-INF_DISCS, INF_DISCS);
+    (a, b.max(a + 1))
+}
+
+/// A table entry's bounds in this search's scores, if deep enough to use at
+/// `depth`. The solver's entries hold whole discs × 100 and count a draw as 0, so
+/// they take the contempt `draw` here.
 #[inline(always)]
-fn usable(d: &TtData, depth: u32) -> Option<(i32, i32)> {
-    (d.level == LEVEL_EXACT || d.depth as u32 >= depth).then_some((d.lower as i32, d.upper as i32))
+fn usable(d: &TtData, depth: u32, draw: i32) -> Option<(i32, i32)> {
+    let (lower, upper) = (d.lower as i32, d.upper as i32);
+    if d.level == LEVEL_MIDGAME {
+        return (d.depth as u32 >= depth).then_some((lower, upper));
+    }
+    let value = |v: i32| if v == 0 { draw } else { v };
+    (d.level == LEVEL_EXACT || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
 }
 
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
@@ -145,9 +191,12 @@ fn nws_body<K: Kernel>(
     if moves == 0 {
         let passed = board.pass();
         if k.moves(passed.player, passed.opponent) == 0 {
-            return board.final_score() * DISC;
+            return m.value(board.final_score());
         }
-        return -nws(m, passed, depth, -alpha - 1);
+        m.draw = -m.draw;
+        let v = -nws(m, passed, depth, -alpha - 1);
+        m.draw = -m.draw;
+        return v;
     }
     // Step 3. The horizon: the evaluation.
     if depth == 0 {
@@ -163,7 +212,7 @@ fn nws_body<K: Kernel>(
     if depth >= MIDGAME_TT_MIN_DEPTH
         && let Some(d) = m.tt.probe(hash)
     {
-        if let Some((lo, hi)) = usable(&d, depth) {
+        if let Some((lo, hi)) = usable(&d, depth, m.draw) {
             if lo > alpha {
                 return lo;
             }
@@ -178,7 +227,9 @@ fn nws_body<K: Kernel>(
     let mut best = -INF;
     let mut best_move = NO_MOVE;
     for &(sq, f) in list.as_slice() {
+        m.draw = -m.draw;
         let v = -nws(m, board.make(sq, f), depth - 1, -alpha - 1);
+        m.draw = -m.draw;
         if m.aborted {
             return 0;
         }
@@ -237,11 +288,13 @@ fn pv_body<K: Kernel>(
         let passed = board.pass();
         if k.moves(passed.player, passed.opponent) == 0 {
             return Line {
-                score: board.final_score() * DISC,
+                score: m.value(board.final_score()),
                 pv: Vec::new(),
             };
         }
+        m.draw = -m.draw;
         let mut line = pv(m, passed, depth, -beta, -alpha);
+        m.draw = -m.draw;
         line.score = -line.score;
         line.pv.insert(0, PASS);
         return line;
@@ -266,6 +319,7 @@ fn pv_body<K: Kernel>(
     for (i, &(sq, f)) in list.as_slice().iter().enumerate() {
         let child = board.make(sq, f);
         let mut line;
+        m.draw = -m.draw;
         if i == 0 {
             line = pv(m, child, depth - 1, -beta, -alpha);
             line.score = -line.score;
@@ -281,6 +335,7 @@ fn pv_body<K: Kernel>(
                 };
             }
         }
+        m.draw = -m.draw;
         if m.aborted {
             return best;
         }

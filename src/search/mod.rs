@@ -61,6 +61,12 @@ pub struct SearchRequest {
     /// Time limits, counted from the start of the search; `None` searches to the
     /// depth limits.
     pub time: Option<TimeLimit>,
+    /// The contempt: what a drawn game is worth to the side to move at the root,
+    /// in centi-discs, clamped to ±[`params::MAX_CONTEMPT`]. It changes how the
+    /// midgame search scores draws it sees (and so its choice and score); an exact
+    /// or win/loss/draw solve at the root reports the true result and its choice
+    /// cannot change, since a draw stays between a two-disc loss and win.
+    pub contempt: i32,
 }
 
 impl SearchRequest {
@@ -75,6 +81,7 @@ impl SearchRequest {
             find_ties: true,
             threads: 1,
             time: None,
+            contempt: 0,
         }
     }
 }
@@ -173,6 +180,7 @@ pub fn search(
             let mut r = search(
                 &SearchRequest {
                     board: board.pass(),
+                    contempt: -req.contempt,
                     ..*req
                 },
                 tt,

@@ -8,8 +8,10 @@
 //! searched again with the full window. The N best are then correct at every
 //! depth, and the others are never reported. Near the end the root solves: every
 //! reported move's score is then the exact final margin (or, in the win/loss/draw
-//! range, its proven sign). Single-threaded; it honours the shared stop flag, and
-//! a depth cut short is dropped, so every report is a complete depth.
+//! range, its proven sign). With several threads, lazy-SMP helpers search the
+//! same root beside it and fill the shared table (this thread alone reports). It
+//! honours the shared stop flag, and a depth cut short is dropped, so every
+//! report is a complete depth.
 //!
 //! Scores are centi-discs for the side to move at the root, as in
 //! [`SearchResult`](super::SearchResult).
@@ -17,7 +19,7 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::{Limits, ScoreKind, pv_moves};
+use super::{Limits, ScoreKind, SearchRequest, pv_moves, smp};
 use crate::board::{Board, Move, Square};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{NO_MOVE, TranspositionTable};
@@ -39,6 +41,11 @@ pub struct MultiPvRequest {
     pub eval: EvalKind,
     /// How many of the best moves to report (at least 1).
     pub lines: usize,
+    /// Threads: this one plus `threads - 1` lazy-SMP helpers.
+    pub threads: usize,
+    /// What a draw is worth to the side to move, as
+    /// [`SearchRequest::contempt`](super::SearchRequest::contempt).
+    pub contempt: i32,
 }
 
 /// One reported move.
@@ -130,6 +137,7 @@ struct Scored {
 /// The multi-PV driver.
 struct MultiPv<'a> {
     req: &'a MultiPvRequest,
+    tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     /// Root moves, best first after each pass.
     order: Vec<u8>,
@@ -230,13 +238,6 @@ pub fn multipv(
         return None;
     }
     tt.new_search();
-    let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
-    let order = order_moves(&board, board.moves(), tt_move, 2)
-        .as_slice()
-        .iter()
-        .map(|&(sq, _)| sq)
-        .collect();
-    let mut mpv = MultiPv { req, stop, order };
     let empties = board.empties();
     let limits = req.limits;
     // The same choice as `search`: exact, win/loss/draw, or midgame only.
@@ -247,49 +248,89 @@ pub fn multipv(
     } else {
         None
     };
-    let last_midgame = match solve_wld {
-        Some(_) => limits
-            .depth
-            .min(PRESOLVE_DEPTH)
-            .min(empties.saturating_sub(1)),
-        None => limits.depth,
+    let helpers = SearchRequest {
+        board,
+        limits,
+        eval: req.eval,
+        seed: 0,
+        find_ties: false,
+        threads: req.threads,
+        time: None,
+        contempt: req.contempt,
     };
-    let mut last = None;
-    let mut midgame = Midgame::new(tt, stop, req.eval);
-    for depth in 1..=last_midgame {
-        let mut below = MidgameBelow {
-            search: &mut midgame,
-            depth: depth - 1,
+    let (last, _) = smp::beside_helpers(&helpers, tt, solve_wld, || {
+        let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
+        let order = order_moves(&board, board.moves(), tt_move, 2)
+            .as_slice()
+            .iter()
+            .map(|&(sq, _)| sq)
+            .collect();
+        let mut mpv = MultiPv {
+            req,
+            tt,
+            stop,
+            order,
         };
-        let Some(scored) = mpv.pass(&mut below, true) else {
-            return last;
-        };
-        let it = mpv.iteration(&scored, ScoreKind::Midgame(depth), 1, midgame.nodes, start);
-        report(&it);
-        last = Some(it);
-    }
-    if let Some(wld) = solve_wld {
-        let mut solver = Solver::new(tt, stop);
-        let mut below = SolverBelow {
-            solver: &mut solver,
-            wld,
-        };
-        // Win/loss/draw scores are only signs: no null-window pruning on them.
-        let scored = mpv.pass(&mut below, !wld);
-        let nodes = midgame.nodes + solver.nodes;
-        let Some(scored) = scored else {
-            return last;
-        };
-        let kind = if wld {
-            ScoreKind::WinLossDraw
-        } else {
-            ScoreKind::Exact
-        };
-        let it = mpv.iteration(&scored, kind, DISC, nodes, start);
-        report(&it);
-        last = Some(it);
-    }
+        mpv.run(solve_wld, start, report)
+    });
     last
+}
+
+impl MultiPv<'_> {
+    /// The depths, then the solve when `solve_wld` says so.
+    fn run(
+        &mut self,
+        solve_wld: Option<bool>,
+        start: Instant,
+        report: &mut dyn FnMut(&MultiPvIteration),
+    ) -> Option<MultiPvIteration> {
+        let (req, stop) = (self.req, self.stop);
+        let (tt, limits, empties) = (self.tt, req.limits, req.board.empties());
+        let last_midgame = match solve_wld {
+            Some(_) => limits
+                .depth
+                .min(PRESOLVE_DEPTH)
+                .min(empties.saturating_sub(1)),
+            None => limits.depth,
+        };
+        let mut last = None;
+        // The midgame search scores the children: the opponent moves there.
+        let mut midgame = Midgame::new(tt, stop, req.eval).with_draw(-req.contempt);
+        for depth in 1..=last_midgame {
+            let mut below = MidgameBelow {
+                search: &mut midgame,
+                depth: depth - 1,
+            };
+            let Some(scored) = self.pass(&mut below, true) else {
+                return last;
+            };
+            let it = self.iteration(&scored, ScoreKind::Midgame(depth), 1, midgame.nodes, start);
+            report(&it);
+            last = Some(it);
+        }
+        if let Some(wld) = solve_wld {
+            let mut solver = Solver::new(tt, stop);
+            let mut below = SolverBelow {
+                solver: &mut solver,
+                wld,
+            };
+            // Win/loss/draw scores are only signs: no null-window pruning on them.
+            let scored = self.pass(&mut below, !wld);
+            let nodes = midgame.nodes + solver.nodes;
+            let Some(scored) = scored else {
+                return last;
+            };
+            let kind = if wld {
+                ScoreKind::WinLossDraw
+            } else {
+                ScoreKind::Exact
+            };
+            let it = self.iteration(&scored, kind, DISC, nodes, start);
+            report(&it);
+            last = Some(it);
+        }
+        last
+    }
 }
 
 /// The first move of a line as a square, if it is one (for callers that key
@@ -318,6 +359,8 @@ mod tests {
             limits: l.limits,
             eval: l.eval,
             lines,
+            threads: 1,
+            contempt: 0,
         }
     }
 
@@ -418,6 +461,29 @@ mod tests {
     }
 
     #[test]
+    fn helpers_leave_exact_lines_exact() {
+        // The position of `exact_near_the_end`, with two and three threads: the
+        // helpers fill the table, the reported exact scores stay the same.
+        let pos: Position = "OOOOOOOXOOOOOOXXOOOOXXOXOOXOOOXXOOOXOXXX-OOOXXXX---OXXXX----O--- X"
+            .parse()
+            .unwrap();
+        let b = pos.board;
+        let want: Vec<i32> = each_move(b, 0, true).iter().map(|m| m.1).collect();
+        for threads in [2, 3] {
+            let tt = TranspositionTable::new(4).unwrap();
+            let stop = AtomicBool::new(false);
+            let req = MultiPvRequest {
+                threads,
+                ..request(b, "10", 64)
+            };
+            let last = multipv(&req, &tt, &stop, &mut |_| {}).unwrap();
+            assert_eq!(last.kind, ScoreKind::Exact);
+            let got: Vec<i32> = last.lines.iter().map(|l| l.score).collect();
+            assert_eq!(got, want, "{threads} threads");
+        }
+    }
+
+    #[test]
     fn win_loss_draw_in_its_range() {
         // FFO #1 (14 empties): G8 +18, H1 +12, H7 +6, A2 +6, ..., B1 -4.
         let pos: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
@@ -432,6 +498,8 @@ mod tests {
             },
             eval: EvalKind::Mobility,
             lines: 64,
+            threads: 1,
+            contempt: 0,
         };
         let tt = TranspositionTable::new(4).unwrap();
         let stop = AtomicBool::new(false);

@@ -33,6 +33,13 @@ pub const STOP_CHECK_INTERVAL: u64 = 4096;
 /// cheap to repay a probe.
 pub const MIDGAME_TT_MIN_DEPTH: u32 = 2;
 
+/// The largest contempt, in centi-discs (one disc): a draw is then worth at most
+/// a one-disc win and at least a one-disc loss. Final margins are even, so a
+/// solved draw still ranks strictly between a two-disc loss and a two-disc win:
+/// contempt can tip the choice between a draw and an uncertain midgame line, but
+/// never between two solved results. NBoard sends ±100.
+pub const MAX_CONTEMPT: i32 = 100;
+
 /// Ordering weight of each reply left to the opponent (corner replies count twice):
 /// fastest-first, the strongest single ordering signal in Othello.
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;

@@ -245,8 +245,10 @@ impl<'a> Root<'a> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let board = self.req.board;
-        let mut midgame =
-            Midgame::new(self.tt, self.stop, self.req.eval).with_deadline(self.deadline());
+        let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval)
+            .with_deadline(self.deadline())
+            // The midgame search scores the children: the opponent moves there.
+            .with_draw(-self.req.contempt);
         let mut guess = evaluate(self.req.eval, &board);
         let mut last: Option<SearchResult> = None;
         let mut last_iteration = Duration::ZERO;

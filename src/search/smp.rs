@@ -59,6 +59,20 @@ impl Job<'_> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
+        let busy = BusyTable::default();
+        let main_job = Job {
+            busy: Some(&busy),
+            ..*self
+        };
+        let (mut result, helper_nodes) = main_job.beside_helpers(|| main_job.run(stop, 0, report));
+        result.nodes += helper_nodes;
+        result
+    }
+
+    /// Runs `main` on this thread while `threads - 1` helpers search this job's
+    /// root beside it, filling the shared table; the helpers stop when `main`
+    /// returns. Returns `main`'s result and the helpers' node count.
+    pub(super) fn beside_helpers<R>(&self, main: impl FnOnce() -> R) -> (R, u64) {
         // Helpers neither break ties nor keep time: they run until the main
         // thread is done, deepening as far as the game goes.
         let helper_req = SearchRequest {
@@ -70,14 +84,9 @@ impl Job<'_> {
             },
             ..*self.req
         };
-        let busy = BusyTable::default();
-        let main_job = Job {
-            busy: Some(&busy),
-            ..*self
-        };
         let helper_job = Job {
             req: &helper_req,
-            ..main_job
+            ..*self
         };
         let helpers_stop = AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -92,12 +101,37 @@ impl Job<'_> {
                         .ok()
                 })
                 .collect();
-            let mut result = main_job.run(stop, 0, report);
+            let result = main();
             helpers_stop.store(true, Ordering::Relaxed);
+            let mut nodes = 0;
             for h in handles {
-                result.nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                nodes += h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
             }
-            result
+            (result, nodes)
         })
     }
+}
+
+/// Runs `main` (a search of `req.board` by other means, such as multi-PV) with
+/// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `solve_wld` as for
+/// the root (`Some(wld)`: the helpers solve). Returns `main`'s result and the
+/// helpers' node count.
+pub(super) fn beside_helpers<R>(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    solve_wld: Option<bool>,
+    main: impl FnOnce() -> R,
+) -> (R, u64) {
+    if req.threads <= 1 {
+        return (main(), 0);
+    }
+    let busy = BusyTable::default();
+    let job = Job {
+        req,
+        tt,
+        start: Instant::now(),
+        solve_wld,
+        busy: Some(&busy),
+    };
+    job.beside_helpers(main)
 }
