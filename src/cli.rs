@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use mollett::protocol::Dialect;
 use mollett::search::Level;
+use mollett::variant::Variant;
 
 /// Mollett, a Reversi/Othello engine.
 #[derive(Parser, Debug)]
@@ -57,6 +58,11 @@ pub enum Command {
         /// Worker threads (default: all logical CPUs).
         #[arg(long)]
         threads: Option<usize>,
+        /// The rules: othello (default), reversi (historical: empty start, 32 discs
+        /// each) or anti (the fewer discs win). For reversi a board string assumes
+        /// no pass so far (Black has placed the larger half of the discs).
+        #[arg(long, default_value = "othello")]
+        variant: Variant,
     },
     /// Solve every position of an OBF file exactly and check the file's scores.
     Solve {

@@ -4,7 +4,8 @@
 //! follow the phases of the engine: [`board`] (bitboards and rules), [`format`](mod@format)
 //! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
-//! [`perft`] (move-generator verification).
+//! [`perft`] (move-generator verification); [`variant`] holds the rule variants
+//! (historical Reversi, Anti-Reversi) with their own perft and search.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -22,5 +23,6 @@ pub mod search;
 pub mod selfplay;
 pub mod solve;
 pub mod tt;
+pub mod variant;
 
 pub use board::{Board, Color, IllegalMove, Move, Position, Square};

@@ -7,7 +7,8 @@ use clap::Parser;
 use cli::{Cli, Command, EngineArgs};
 use mollett::engine::Settings;
 use mollett::protocol::{self, LoopOptions};
-use mollett::{Position, bench, format, perft, solve};
+use mollett::variant::{Variant, VariantPosition};
+use mollett::{Position, bench, format, perft, solve, variant};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
@@ -25,17 +26,48 @@ fn parse_position(text: &str) -> Result<Position> {
     }
 }
 
-fn run_perft(depth: u32, position: Option<String>, threads: Option<usize>) -> Result<()> {
-    let pos = position
-        .as_deref()
-        .map_or(Ok(Position::START), parse_position)?;
+/// A position under `variant`: a board string, or a transcript from the
+/// variant's start.
+fn parse_variant_position(text: &str, variant: Variant) -> Result<VariantPosition> {
+    match text.parse::<Position>() {
+        Ok(p) if variant == Variant::Reversi => VariantPosition::reversi(p, None)
+            .with_context(|| format!("'{text}' is not a position of historical reversi")),
+        Ok(p) => Ok(VariantPosition::othello_like(variant, p)),
+        Err(board_err) => format::parse_variant_transcript(variant.start(), text)
+            .map(|(p, _)| p)
+            .map_err(|moves_err| {
+                anyhow::anyhow!(
+                    "'{text}' is neither a board string ({board_err}) nor a transcript ({moves_err})"
+                )
+            }),
+    }
+}
+
+fn run_perft(
+    depth: u32,
+    position: Option<String>,
+    threads: Option<usize>,
+    variant: Variant,
+) -> Result<()> {
+    let pos = match (&position, variant) {
+        (_, Variant::Othello) => None,
+        (Some(text), _) => Some(parse_variant_position(text, variant)?),
+        (None, _) => Some(variant.start()),
+    };
+    let othello = match (&pos, &position) {
+        (None, Some(text)) => parse_position(text)?,
+        _ => Position::START,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
         .context("cannot start the worker threads")?;
     for d in 1..=depth {
         let t = Instant::now();
-        let n = pool.install(|| perft::perft_parallel(pos.board, d));
+        let n = pool.install(|| match &pos {
+            None => perft::perft_parallel(othello.board, d),
+            Some(p) => variant::perft::perft_parallel(variant, p.state(), d),
+        });
         let s = t.elapsed().as_secs_f64();
         println!("{d} {n} {s:.3} {:.0}", n as f64 / s.max(1e-9));
     }
@@ -139,7 +171,8 @@ fn run(cli: Cli) -> Result<bool> {
             depth,
             position,
             threads,
-        }) => run_perft(depth, position, threads).map(|()| true),
+            variant,
+        }) => run_perft(depth, position, threads, variant).map(|()| true),
         Some(Command::Solve {
             file,
             wld,

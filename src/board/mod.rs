@@ -197,6 +197,10 @@ pub enum IllegalMove {
     PassWithMoves,
     /// Neither side can move any more.
     GameOver,
+    /// Historical Reversi: the first four discs go on the empty centre squares.
+    OffCentre(Square),
+    /// Historical Reversi: the side to move has placed all its discs.
+    NoDiscsLeft,
 }
 
 impl fmt::Display for IllegalMove {
@@ -206,6 +210,11 @@ impl fmt::Display for IllegalMove {
             IllegalMove::NoFlips(sq) => write!(f, "illegal move {sq}: it flips nothing"),
             IllegalMove::PassWithMoves => f.write_str("illegal pass: a legal move exists"),
             IllegalMove::GameOver => f.write_str("illegal move: the game is over"),
+            IllegalMove::OffCentre(sq) => write!(
+                f,
+                "illegal move {sq}: the first four discs go on d4, e4, d5 and e5"
+            ),
+            IllegalMove::NoDiscsLeft => f.write_str("illegal move: no discs left to place"),
         }
     }
 }

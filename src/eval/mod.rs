@@ -155,6 +155,29 @@ pub fn score(f: &Features) -> i32 {
     s.clamp(-EVAL_MAX, EVAL_MAX)
 }
 
+/// The Anti-Reversi evaluation of extracted features, where the fewer discs win:
+/// mobility and potential mobility keep their sign (having moves lets a player
+/// choose the ones that take least and force the opponent to take more); every
+/// term about owning discs changes sign: the disc difference, corners and stable
+/// edge discs (discs that can never be turned away are a liability), the X- and
+/// C-squares beside an empty corner (they hand the corner, and its permanent
+/// discs, to the opponent) and the few-discs term (being wiped out wins). Corner
+/// moves count for nothing: a corner is now a move to avoid, and having the
+/// option costs nothing. Antisymmetric, like [`score`].
+#[inline]
+pub fn score_anti(f: &Features) -> i32 {
+    let w = &weights::BY_EMPTIES[f.empties.min(64) as usize];
+    let damping = weights::MOBILITY_SCALE[f.total_mobility.clamp(0, 127) as usize];
+    let mobility = (i64::from(w.mobility * f.mobility) * i64::from(damping) / (1 << 16)) as i32;
+    let owning = w.corners * f.corners
+        + w.x_squares * f.x_squares
+        + w.c_squares * f.c_squares
+        + w.stable_edges * f.stable_edges
+        + w.wipeout * f.wipeout
+        + w.discs * f.discs;
+    (mobility + w.potential_mobility * f.potential_mobility - owning).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
 /// The disc difference times [`DISC`], clamped to ±[`EVAL_MAX`].
 #[inline]
 pub fn evaluate_discs(board: &Board) -> i32 {

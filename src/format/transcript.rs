@@ -13,15 +13,85 @@
 //! [`Game`].
 
 use super::{ErrorKind, ParseError, char_at};
-use crate::board::{Move, Position, Square};
+use crate::board::{IllegalMove, Move, Position, Square};
 use crate::game::{Game, play_checked};
+use crate::variant::VariantPosition;
 
 /// Reads the transcript `text` as moves played from `start`. Errors name the
 /// offending token and its offset; an illegal move also gives its 1-based number
 /// in the game (passes counted).
 pub fn parse_transcript(start: Position, text: &str) -> Result<Game, ParseError> {
-    let mut game = Game::new(start);
-    let mut pos = start;
+    struct Record {
+        game: Game,
+        pos: Position,
+    }
+    impl Moves for Record {
+        fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+            if mv != Move::Pass && self.pos.board.must_pass() {
+                // A forced pass is always legal.
+                self.pos = self.pos.play(Move::Pass)?;
+                self.game.moves.push(Move::Pass);
+            }
+            self.pos = play_checked(&self.pos, mv)?;
+            self.game.moves.push(mv);
+            Ok(())
+        }
+        fn played(&self) -> usize {
+            self.game.moves.len()
+        }
+    }
+    let mut record = Record {
+        game: Game::new(start),
+        pos: start,
+    };
+    read_moves(text, &mut record)?;
+    Ok(record.game)
+}
+
+/// Reads the transcript `text` as moves played from `start` under its variant
+/// (for historical Reversi the transcript begins with the four centre
+/// placements); forced passes may be left out, as in [`parse_transcript`].
+/// Returns the position reached and the moves, passes included.
+pub fn parse_variant_transcript(
+    start: VariantPosition,
+    text: &str,
+) -> Result<(VariantPosition, Vec<Move>), ParseError> {
+    struct Record {
+        pos: VariantPosition,
+        moves: Vec<Move>,
+    }
+    impl Moves for Record {
+        fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+            if mv != Move::Pass && self.pos.legal_moves() == [Move::Pass] {
+                self.pos = self.pos.play(Move::Pass)?;
+                self.moves.push(Move::Pass);
+            }
+            self.pos = self.pos.play(mv)?;
+            self.moves.push(mv);
+            Ok(())
+        }
+        fn played(&self) -> usize {
+            self.moves.len()
+        }
+    }
+    let mut record = Record {
+        pos: start,
+        moves: Vec::new(),
+    };
+    read_moves(text, &mut record)?;
+    Ok((record.pos, record.moves))
+}
+
+/// Where a transcript's moves go.
+trait Moves {
+    /// Plays `mv` (and a forced pass before it if the game needs one).
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
+    /// Moves played so far, passes included.
+    fn played(&self) -> usize;
+}
+
+/// Reads the moves of `text` one by one into `sink`.
+fn read_moves(text: &str, sink: &mut dyn Moves) -> Result<(), ParseError> {
     let bytes = text.as_bytes();
     let mut i = 0;
     while let Some(c) = char_at(text, i) {
@@ -39,26 +109,18 @@ pub fn parse_transcript(start: Position, text: &str) -> Result<Game, ParseError>
             )
         })?;
         let token = &text[i..i + len];
-        if mv != Move::Pass && pos.board.must_pass() {
-            // A forced pass is always legal.
-            if let Ok(passed) = pos.play(Move::Pass) {
-                pos = passed;
-                game.moves.push(Move::Pass);
-            }
-        }
-        pos = play_checked(&pos, mv).map_err(|e| {
+        sink.play(mv).map_err(|e| {
             ParseError::new(
                 ErrorKind::IllegalMove,
-                format!("'{token}' is illegal as move {}: {e}", game.moves.len() + 1),
+                format!("'{token}' is illegal as move {}: {e}", sink.played() + 1),
                 text,
                 i,
                 i + len,
             )
         })?;
-        game.moves.push(mv);
         i += len;
     }
-    Ok(game)
+    Ok(())
 }
 
 /// The first (up to) two characters at byte `i` of `text`, for messages.

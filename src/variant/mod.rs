@@ -1,0 +1,328 @@
+//! Rule variants: modern Othello, the historical Reversi of 1880s England, and
+//! Anti-Reversi.
+//!
+//! - **othello**: the standard game ([`crate::board`]): diagonal start, Black
+//!   first, no limit on discs.
+//! - **reversi**: the board starts empty. The first four moves go, alternately,
+//!   on the empty centre squares d4, e4, d5, e5, in any order (so both the
+//!   diagonal and the side-by-side starts happen) and turn nothing. From the
+//!   fifth move on a move must turn discs, as in Othello. Each player has 32
+//!   discs: one who has placed all 32 cannot move, and the other plays on alone;
+//!   when neither can move the game ends. Scored as Othello (empties to the
+//!   winner). Since the board starts empty and every move places one disc, the
+//!   discs left always add up to the empty squares.
+//! - **anti**: Othello's start and moves, but the fewer discs win: a side's score
+//!   is the opponent's discs minus its own, and empty squares at an early end
+//!   count for nobody.
+//!
+//! [`State`] is the search's view (side-relative, like [`Board`]);
+//! [`VariantPosition`] adds the colour to move, for the formats and protocols.
+
+pub mod perft;
+pub mod search;
+
+use crate::board::bitboard::Squares;
+use crate::board::{Board, Color, IllegalMove, Move, Position, Square};
+use std::fmt;
+use std::str::FromStr;
+
+/// The centre squares d4, e4, d5, e5: where historical Reversi's first four
+/// discs go.
+pub const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+
+/// Discs each player has in historical Reversi.
+pub const REVERSI_DISCS: u8 = 32;
+
+/// A rule variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Modern Othello.
+    #[default]
+    Othello,
+    /// Historical Reversi (empty start, free centre placements, 32 discs each).
+    Reversi,
+    /// Anti-Reversi: the fewer discs win.
+    Anti,
+}
+
+impl Variant {
+    /// Every variant, in the order the protocols list them.
+    pub const ALL: [Variant; 3] = [Variant::Othello, Variant::Reversi, Variant::Anti];
+
+    /// The variant's name on the command line and in the protocols.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Othello => "othello",
+            Variant::Reversi => "reversi",
+            Variant::Anti => "anti",
+        }
+    }
+
+    /// The start of a game.
+    pub fn start(self) -> VariantPosition {
+        match self {
+            Variant::Reversi => VariantPosition {
+                variant: self,
+                position: Position {
+                    board: Board::new(0, 0),
+                    side: Color::Black,
+                },
+                discs_left: [REVERSI_DISCS; 2],
+            },
+            _ => VariantPosition::othello_like(self, Position::START),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a variant (othello, reversi or anti)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        match s.to_ascii_lowercase().as_str() {
+            "othello" => Ok(Variant::Othello),
+            "reversi" => Ok(Variant::Reversi),
+            "anti" | "anti-reversi" | "antireversi" => Ok(Variant::Anti),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+/// Discs left to place where there is no limit (Othello, Anti-Reversi).
+pub const UNLIMITED: u8 = u8::MAX;
+
+/// A position under a variant, from the side to move: the discs, and the discs
+/// each side has left to place (`[mover, opponent]`, [`UNLIMITED`] outside
+/// historical Reversi).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// The discs, side-relative.
+    pub board: Board,
+    /// Discs left to place: the mover's, then the opponent's.
+    pub left: [u8; 2],
+}
+
+impl State {
+    /// Whether the first four (centre, flipless) placements are still to come.
+    #[inline]
+    pub fn in_opening(&self, variant: Variant) -> bool {
+        variant == Variant::Reversi && (self.board.player | self.board.opponent).count_ones() < 4
+    }
+
+    /// The legal moves of the side to move.
+    #[inline]
+    pub fn moves(&self, variant: Variant) -> u64 {
+        if variant != Variant::Reversi {
+            return self.board.moves();
+        }
+        if self.left[0] == 0 {
+            0
+        } else if self.in_opening(variant) {
+            CENTRE & self.board.empty()
+        } else {
+            self.board.moves()
+        }
+    }
+
+    /// The discs `sq` turns (none in Reversi's opening placements).
+    #[inline]
+    pub fn flips(&self, variant: Variant, sq: u8) -> u64 {
+        if self.in_opening(variant) {
+            0
+        } else {
+            self.board.flips(sq)
+        }
+    }
+
+    /// The state after the mover places on `sq` turning `flips`; no legality check.
+    #[inline]
+    pub fn make(&self, sq: u8, flips: u64) -> State {
+        let mover_left = match self.left[0] {
+            UNLIMITED => UNLIMITED,
+            n => n - 1,
+        };
+        State {
+            board: self.board.make(sq, flips),
+            left: [self.left[1], mover_left],
+        }
+    }
+
+    /// The same discs with the other side to move.
+    #[inline]
+    pub fn pass(&self) -> State {
+        State {
+            board: self.board.pass(),
+            left: [self.left[1], self.left[0]],
+        }
+    }
+
+    /// Whether neither side can move.
+    pub fn is_game_over(&self, variant: Variant) -> bool {
+        self.moves(variant) == 0 && self.pass().moves(variant) == 0
+    }
+
+    /// The final score of a finished game for the side to move.
+    #[inline]
+    pub fn final_score(&self, variant: Variant) -> i32 {
+        match variant {
+            Variant::Anti => -self.board.disc_difference(),
+            _ => self.board.final_score(),
+        }
+    }
+
+    /// A hash of the whole state (the discs left change it in Reversi).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let h = self.board.hash();
+        if self.left[0] == UNLIMITED {
+            h
+        } else {
+            h ^ (u64::from(self.left[0]) << 8 | u64::from(self.left[1]))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+    }
+}
+
+/// A position under a variant with the colour to move: what the formats and the
+/// protocols hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VariantPosition {
+    /// The rules.
+    pub variant: Variant,
+    /// The discs and the side to move.
+    pub position: Position,
+    /// Discs left to place, Black's then White's ([`UNLIMITED`] outside Reversi).
+    pub discs_left: [u8; 2],
+}
+
+impl VariantPosition {
+    /// `position` under Othello-like rules (no disc limit).
+    pub fn othello_like(variant: Variant, position: Position) -> VariantPosition {
+        VariantPosition {
+            variant,
+            position,
+            discs_left: [UNLIMITED; 2],
+        }
+    }
+
+    /// A Reversi position from its discs and the discs left to place (Black's,
+    /// White's). Without `discs_left`, no pass is assumed so far: Black has placed
+    /// the larger half of the discs on the board. `None` when the counts do not
+    /// add up to the empties, exceed 32, or the centre is not filled after the
+    /// opening.
+    pub fn reversi(position: Position, discs_left: Option<[u8; 2]>) -> Option<VariantPosition> {
+        let empties = position.board.empties() as u8;
+        let left = discs_left.unwrap_or_else(|| {
+            // Without passes Black has placed ceil(n/2) and White floor(n/2).
+            let placed = 64 - empties;
+            [
+                REVERSI_DISCS - placed.div_ceil(2),
+                REVERSI_DISCS - placed / 2,
+            ]
+        });
+        let valid = left.iter().all(|&n| n <= REVERSI_DISCS)
+            && u32::from(left[0]) + u32::from(left[1]) == u32::from(empties)
+            && (position.board.empties() > 60
+                || (position.black() | position.white()) & CENTRE == CENTRE);
+        valid.then_some(VariantPosition {
+            variant: Variant::Reversi,
+            position,
+            discs_left: left,
+        })
+    }
+
+    /// The side-relative state.
+    pub fn state(&self) -> State {
+        let [black, white] = self.discs_left;
+        let left = match self.position.side {
+            Color::Black => [black, white],
+            Color::White => [white, black],
+        };
+        State {
+            board: self.position.board,
+            left,
+        }
+    }
+
+    /// The moves of the side to move as a list, `[Pass]` when it must pass,
+    /// empty when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let s = self.state();
+        let m = s.moves(self.variant);
+        if m != 0 {
+            Squares(m).filter_map(Square::new).map(Move::Play).collect()
+        } else if s.is_game_over(self.variant) {
+            Vec::new()
+        } else {
+            vec![Move::Pass]
+        }
+    }
+
+    /// Whether neither side can move.
+    pub fn is_game_over(&self) -> bool {
+        self.state().is_game_over(self.variant)
+    }
+
+    /// The position after `mv`, or why it is illegal.
+    pub fn play(&self, mv: Move) -> Result<VariantPosition, IllegalMove> {
+        let s = self.state();
+        let moves = s.moves(self.variant);
+        let next = match mv {
+            Move::Pass if moves != 0 => return Err(IllegalMove::PassWithMoves),
+            Move::Pass if s.is_game_over(self.variant) => return Err(IllegalMove::GameOver),
+            Move::Pass => s.pass(),
+            Move::Play(sq) if moves & sq.bit() != 0 => {
+                s.make(sq.index(), s.flips(self.variant, sq.index()))
+            }
+            Move::Play(sq) if s.board.empty() & sq.bit() == 0 => {
+                return Err(IllegalMove::Occupied(sq));
+            }
+            Move::Play(_) if s.is_game_over(self.variant) => return Err(IllegalMove::GameOver),
+            Move::Play(sq) if s.in_opening(self.variant) => return Err(IllegalMove::OffCentre(sq)),
+            Move::Play(_) if s.left[0] == 0 => return Err(IllegalMove::NoDiscsLeft),
+            Move::Play(sq) => return Err(IllegalMove::NoFlips(sq)),
+        };
+        let side = self.position.side.opposite();
+        let discs_left = match side {
+            Color::Black => next.left,
+            Color::White => [next.left[1], next.left[0]],
+        };
+        Ok(VariantPosition {
+            variant: self.variant,
+            position: Position {
+                board: next.board,
+                side,
+            },
+            discs_left,
+        })
+    }
+
+    /// The final score from Black's point of view.
+    pub fn final_score_black(&self) -> i32 {
+        let s = self.state().final_score(self.variant);
+        match self.position.side {
+            Color::Black => s,
+            Color::White => -s,
+        }
+    }
+}
