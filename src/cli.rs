@@ -38,6 +38,10 @@ pub struct EngineArgs {
     /// Solve exactly at this many empties or fewer, whatever the level.
     #[arg(long, value_name = "EMPTIES")]
     pub exact_empties: Option<u32>,
+    /// The rules: othello (default), reversi (historical: empty start, free
+    /// centre placements, 32 discs each) or anti (the fewer discs win).
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
     /// Test hook: the first search panics (checks that the loop survives it).
     #[arg(long, hide = true)]
     pub inject_panic: bool,
@@ -80,6 +84,10 @@ pub enum Command {
         /// Print only JSON, one object per line, on stdout.
         #[arg(long)]
         json: bool,
+        /// The rules: othello (default), reversi (each position assumed reached
+        /// without a pass) or anti.
+        #[arg(long, default_value = "othello")]
+        variant: Variant,
     },
     /// Search a fixed list of positions at fixed depths and print the node-count
     /// signature (`Nodes searched: N`, the signature only with one thread).

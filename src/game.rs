@@ -6,23 +6,57 @@
 //! it can never disagree with the public fields.
 
 use crate::board::{IllegalMove, Move, Position};
+use crate::variant::{UNLIMITED, Variant, VariantPosition};
 
-/// A start position plus every move played from it, each one legal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+/// A start position plus every move played from it, each one legal under the
+/// game's variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     /// The position before the first move (any set-up position, either side to
     /// move).
     pub start: Position,
     /// The moves played, in order, passes included.
     pub moves: Vec<Move>,
+    /// The rules (Othello unless set).
+    pub variant: Variant,
+    /// Discs left to place at the start, Black's then White's (historical
+    /// Reversi; [`UNLIMITED`] otherwise).
+    pub start_discs_left: [u8; 2],
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Position::START)
+    }
 }
 
 impl Game {
-    /// A game with no moves yet from `start`.
+    /// An Othello game with no moves yet from `start`.
     pub fn new(start: Position) -> Game {
         Game {
             start,
             moves: Vec::new(),
+            variant: Variant::Othello,
+            start_discs_left: [UNLIMITED; 2],
+        }
+    }
+
+    /// A game with no moves yet from `start`, under its variant.
+    pub fn from_variant(start: VariantPosition) -> Game {
+        Game {
+            start: start.position,
+            moves: Vec::new(),
+            variant: start.variant,
+            start_discs_left: start.discs_left,
+        }
+    }
+
+    /// The start with its variant.
+    pub fn variant_start(&self) -> VariantPosition {
+        VariantPosition {
+            variant: self.variant,
+            position: self.start,
+            discs_left: self.start_discs_left,
         }
     }
 
@@ -44,7 +78,11 @@ impl Game {
     /// Plays `mv` after checking it is legal in the current position (a pass only
     /// when the side to move has no move and the game is not over).
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        play_checked(&self.position(), mv)?;
+        if self.variant == Variant::Othello {
+            play_checked(&self.position(), mv)?;
+        } else {
+            self.variant_position().play(mv)?;
+        }
         self.moves.push(mv);
         Ok(())
     }
@@ -60,12 +98,19 @@ impl Game {
         self.positions().last().copied().unwrap_or(self.start)
     }
 
-    /// Every position from the start to the current one: `len() + 1` of them for a
-    /// legal game (fewer if `moves` was edited into an illegal sequence: replay
-    /// stops before the first illegal move).
-    pub fn positions(&self) -> Vec<Position> {
+    /// The current position with its variant and discs left.
+    pub fn variant_position(&self) -> VariantPosition {
+        self.variant_positions()
+            .last()
+            .copied()
+            .unwrap_or(self.variant_start())
+    }
+
+    /// Every position from the start, with the variant and discs left (see
+    /// [`Game::positions`]).
+    pub fn variant_positions(&self) -> Vec<VariantPosition> {
         let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut pos = self.start;
+        let mut pos = self.variant_start();
         out.push(pos);
         for &mv in &self.moves {
             match pos.play(mv) {
@@ -75,6 +120,16 @@ impl Game {
             out.push(pos);
         }
         out
+    }
+
+    /// Every position from the start to the current one: `len() + 1` of them for a
+    /// legal game (fewer if `moves` was edited into an illegal sequence: replay
+    /// stops before the first illegal move).
+    pub fn positions(&self) -> Vec<Position> {
+        self.variant_positions()
+            .iter()
+            .map(|p| p.position)
+            .collect()
     }
 
     /// The number of moves played, passes included.
@@ -89,7 +144,7 @@ impl Game {
 
     /// Whether neither side can move in the current position.
     pub fn is_over(&self) -> bool {
-        self.position().board.is_game_over()
+        self.variant_position().is_game_over()
     }
 }
 

@@ -155,6 +155,7 @@ fn run_loop(args: EngineArgs) -> Result<()> {
         seed: args.seed,
         exact_empties: args.exact_empties,
         contempt: 0,
+        variant: args.variant,
     };
     protocol::run(LoopOptions {
         protocol: args.protocol,
@@ -179,12 +180,14 @@ fn run(cli: Cli) -> Result<bool> {
             threads,
             hash,
             json,
+            variant,
         }) => run_solve(
             &file,
             solve::SolveOptions {
                 wld,
                 threads: threads.into(),
                 hash_mb: hash,
+                variant,
             },
             json,
         ),

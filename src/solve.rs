@@ -4,9 +4,11 @@
 use crate::board::Move;
 use crate::eval::{DISC, EvalKind};
 use crate::format::ObfEntry;
-use crate::search::{Limits, ScoreKind, SearchRequest, search};
+use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::TranspositionTable;
-use anyhow::{Context, Result};
+use crate::variant::root::VariantRequest;
+use crate::variant::{self, Variant, VariantPosition};
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -19,6 +21,10 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Transposition table size per search, in MB (cleared between positions).
     pub hash_mb: usize,
+    /// The rules the positions are solved under (Reversi positions assume no
+    /// pass so far; Reversi and Anti-Reversi solve on one thread, through
+    /// [`crate::variant::root`], and `wld` reports the sign of the exact score).
+    pub variant: Variant,
 }
 
 /// One solved position.
@@ -71,24 +77,23 @@ fn solve_one(
 ) -> PositionReport {
     tt.clear();
     let board = entry.position.board;
-    let req = SearchRequest {
-        board,
-        limits: Limits {
-            depth: 60,
-            exact_empties: if opts.wld { 0 } else { 64 },
-            wld_empties: 64,
-        },
-        eval: EvalKind::Mobility,
-        seed: 0,
-        find_ties: false,
-        threads: opts.threads.max(1),
-        time: None,
-        contempt: 0,
-    };
     let stop = AtomicBool::new(false);
-    let r = search(&req, tt, &stop, &mut |_| {});
-    let score = r.score / DISC;
+    let r = match variant_start(entry, opts.variant) {
+        None => solve_othello(board, opts, tt, &stop),
+        Some(pos) => {
+            let req = VariantRequest {
+                variant: opts.variant,
+                state: pos.state(),
+                depth: 60,
+                exact_empties: 64,
+                seed: 0,
+                time: None,
+            };
+            variant::root::search(&req, tt, &stop, &mut |_| {})
+        }
+    };
     let sign = |v: i32| if opts.wld { v.signum() } else { v };
+    let score = sign(r.score / DISC);
     let expected = entry.scores.first().map(|&(_, s)| sign(s));
     let move_score = r
         .best
@@ -109,6 +114,40 @@ fn solve_one(
     }
 }
 
+/// The entry's position under a variant other than Othello (`None` for
+/// Othello; checked by [`solve_all`] to exist for Reversi).
+fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> {
+    match variant {
+        Variant::Othello => None,
+        Variant::Reversi => VariantPosition::reversi(entry.position, None),
+        v => Some(VariantPosition::othello_like(v, entry.position)),
+    }
+}
+
+/// The Othello solve (exact, or win/loss/draw) with the specialised search.
+fn solve_othello(
+    board: crate::Board,
+    opts: &SolveOptions,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+) -> SearchResult {
+    let req = SearchRequest {
+        board,
+        limits: Limits {
+            depth: 60,
+            exact_empties: if opts.wld { 0 } else { 64 },
+            wld_empties: 64,
+        },
+        eval: EvalKind::Mobility,
+        seed: 0,
+        find_ties: false,
+        threads: opts.threads.max(1),
+        time: None,
+        contempt: 0,
+    };
+    search(&req, tt, stop, &mut |_| {})
+}
+
 /// Solves every entry in file order, calling `each` with each report, and
 /// returns the totals.
 pub fn solve_all(
@@ -117,6 +156,13 @@ pub fn solve_all(
     each: &mut dyn FnMut(&PositionReport),
 ) -> Result<Summary> {
     let mut summary = Summary::default();
+    if opts.variant == Variant::Reversi
+        && let Some(i) = entries
+            .iter()
+            .position(|e| variant_start(e, Variant::Reversi).is_none())
+    {
+        bail!("position {} is not a position of historical reversi", i + 1);
+    }
     let tt = TranspositionTable::new(opts.hash_mb)
         .with_context(|| format!("a {} MB table", opts.hash_mb))?;
     for (i, e) in entries.iter().enumerate() {

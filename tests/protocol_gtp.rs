@@ -8,14 +8,7 @@ use std::time::Duration;
 
 /// Reads one response block (up to its blank line), without the blank line.
 fn response(e: &mut Engine) -> Vec<String> {
-    let mut out = Vec::new();
-    loop {
-        let l = e.line();
-        if l.is_empty() {
-            return out;
-        }
-        out.push(l);
-    }
+    common::gtp_response(e)
 }
 
 /// Sends `line` and returns its one-line response.
@@ -76,7 +69,8 @@ fn framing_ids_comments_and_case() {
     assert_eq!(ask(&mut e, "komi 6.5"), "=");
     assert_eq!(ask(&mut e, "set_game Othello"), "=");
     assert_eq!(ask(&mut e, "set_game Go"), "? unsupported game");
-    assert_eq!(ask(&mut e, "list_games"), "= Othello");
+    e.send("list_games");
+    assert_eq!(response(&mut e), ["= Othello", "Reversi", "Anti-Reversi"]);
     assert!(ask(&mut e, "play b").starts_with("? syntax error"));
     assert!(ask(&mut e, "play x e6").starts_with("? syntax error: invalid color"));
     assert!(ask(&mut e, "play b z9").starts_with("? syntax error: invalid vertex"));

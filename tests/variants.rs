@@ -8,7 +8,8 @@ use mollett::rng::Rng;
 use mollett::search::ScoreKind;
 use mollett::tt::TranspositionTable;
 use mollett::variant::perft::perft;
-use mollett::variant::search::{Searcher, VariantRequest, search};
+use mollett::variant::root::{VariantRequest, search};
+use mollett::variant::search::Searcher;
 use mollett::variant::{State, Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
@@ -336,8 +337,9 @@ fn solver_is_exact_on_random_endgames_of_every_variant() {
                 depth: 1,
                 exact_empties: 20,
                 seed: 0,
+                time: None,
             };
-            let res = search(&req, &tt, &stop);
+            let res = search(&req, &tt, &stop, &mut |_| {});
             assert_eq!(res.score, want * 100);
             assert_eq!(res.kind, ScoreKind::Exact);
             solved += 1;
@@ -429,8 +431,9 @@ fn self_play_finishes_legally_in_every_variant() {
                     depth: 3,
                     exact_empties: 8,
                     seed,
+                    time: None,
                 };
-                let r = search(&req, &tt, &stop);
+                let r = search(&req, &tt, &stop, &mut |_| {});
                 let mv = r.best.expect("a move or a pass");
                 assert!(p.legal_moves().contains(&mv), "{variant}: {mv:?}");
                 p = p.play(mv).unwrap();

@@ -27,6 +27,7 @@ use crate::game::Game;
 use crate::search::multipv::MultiPvIteration;
 use crate::search::{Level, Limits, ScoreKind, SearchResult, TimeLimit};
 use crate::tt::{TranspositionTable, TtError};
+use crate::variant::{Variant, VariantPosition};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
 use std::sync::Arc;
@@ -53,6 +54,8 @@ pub struct Settings {
     /// How a draw is valued, in centi-discs from Black's point of view (NBoard's
     /// `set contempt`). Stored for the search; see PROTOCOL.md.
     pub contempt: i32,
+    /// The rules of new games.
+    pub variant: Variant,
 }
 
 impl Default for Settings {
@@ -65,6 +68,7 @@ impl Default for Settings {
             seed: 0,
             exact_empties: None,
             contempt: 0,
+            variant: Variant::Othello,
         }
     }
 }
@@ -190,6 +194,9 @@ pub enum EngineError {
     BadExactEmpties(u32),
     /// The search thread could not be started.
     Spawn(String),
+    /// A position that cannot occur in historical Reversi (discs off the centre
+    /// before the fourth move, or the centre not filled after it).
+    NotInVariant,
 }
 
 impl fmt::Display for EngineError {
@@ -204,6 +211,9 @@ impl fmt::Display for EngineError {
                 write!(f, "{n} is not a number of empties (0..60)")
             }
             EngineError::Spawn(e) => write!(f, "cannot start the search thread: {e}"),
+            EngineError::NotInVariant => {
+                f.write_str("not a position of historical reversi (the centre fills first)")
+            }
         }
     }
 }
@@ -246,7 +256,7 @@ impl Engine {
         let (tx, rx) = unbounded();
         Ok(Engine {
             settings,
-            game: Game::new(Position::START),
+            game: Game::from_variant(settings.variant.start()),
             tt: Arc::new(TranspositionTable::new(settings.hash_mb)?),
             stop: Arc::new(AtomicBool::new(false)),
             tx,
@@ -283,12 +293,42 @@ impl Engine {
         self.game = game;
     }
 
-    /// Starts a new game from `start` and clears the table.
+    /// The current position with the variant and the discs left.
+    pub fn variant_position(&self) -> VariantPosition {
+        self.game.variant_position()
+    }
+
+    /// Starts a new game from `start` under the settings' variant and clears the
+    /// table. For historical Reversi `start` must be a position of that game
+    /// (no pass assumed so far: see [`VariantPosition::reversi`]).
     pub fn new_game(&mut self, start: Position) -> Result<(), EngineError> {
+        let start = match self.settings.variant {
+            Variant::Reversi => {
+                VariantPosition::reversi(start, None).ok_or(EngineError::NotInVariant)?
+            }
+            v => VariantPosition::othello_like(v, start),
+        };
+        self.new_variant_game(start)
+    }
+
+    /// Starts a new game from the variant's own start and clears the table.
+    pub fn new_game_at_start(&mut self) -> Result<(), EngineError> {
+        self.new_variant_game(self.settings.variant.start())
+    }
+
+    /// Starts a new game from `start` (with its variant) and clears the table.
+    pub fn new_variant_game(&mut self, start: VariantPosition) -> Result<(), EngineError> {
         self.idle()?;
-        self.game = Game::new(start);
+        self.game = Game::from_variant(start);
         self.tt.clear();
         Ok(())
+    }
+
+    /// Sets the rules and starts a new game from the variant's start.
+    pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
+        self.idle()?;
+        self.settings.variant = variant;
+        self.new_game_at_start()
     }
 
     /// Plays `mv` in the game, if legal.

@@ -8,6 +8,8 @@ use crate::game::Game;
 use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv};
 use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search};
 use crate::tt::TranspositionTable;
+use crate::variant::Variant;
+use crate::variant::root::{self as variant_root, VariantRequest};
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -68,6 +70,9 @@ fn execute(w: &Work) -> Finished {
     let start = Instant::now();
     if w.panic {
         panic!("injected fault: the fault-injection hook was armed");
+    }
+    if w.game.variant != Variant::Othello {
+        return variant_job(w, start);
     }
     let board = w.game.position().board;
     match w.job {
@@ -213,5 +218,72 @@ fn analyze(w: &Work, start: Instant) -> Finished {
         nodes,
         elapsed: start.elapsed(),
         stopped,
+    }
+}
+
+/// A job under Reversi or Anti-Reversi, through the variant search: the same
+/// events as the Othello jobs.
+fn variant_job(w: &Work, start: Instant) -> Finished {
+    let request = |pos: &crate::variant::VariantPosition, limits: Limits, time| VariantRequest {
+        variant: pos.variant,
+        state: pos.state(),
+        depth: limits.depth,
+        exact_empties: limits.exact_empties,
+        seed: w.settings.seed,
+        time,
+    };
+    let finished = |result: Option<SearchResult>, nodes, stopped| Finished {
+        job: w.id,
+        nodes,
+        elapsed: start.elapsed(),
+        stopped,
+        result,
+    };
+    let pos = w.game.variant_position();
+    match w.job {
+        Job::Go { .. } | Job::Solve => {
+            let (limits, time) = match w.job {
+                Job::Go { time } => (w.settings.limits(), time),
+                _ => (SOLVE_LIMITS, None),
+            };
+            let r = variant_root::search(&request(&pos, limits, time), &w.tt, &w.stop, &mut |r| {
+                let _ = w.tx.send(Event::Iteration {
+                    job: w.id,
+                    result: r.clone(),
+                });
+            });
+            finished(Some(r.clone()), r.nodes, r.stopped)
+        }
+        Job::Hint { lines } => {
+            let req = request(&pos, w.settings.limits(), None);
+            let mut nodes = 0;
+            variant_root::hint(&req, lines, &w.tt, &w.stop, &mut |it| {
+                nodes = it.nodes;
+                let _ = w.tx.send(Event::Hint {
+                    job: w.id,
+                    iteration: it.clone(),
+                });
+            });
+            finished(None, nodes, w.stop.load(Ordering::Relaxed))
+        }
+        Job::Analyze => {
+            let (mut nodes, mut stopped) = (0, false);
+            for (ply, pos) in w.game.variant_positions().iter().enumerate().rev() {
+                let req = request(pos, w.settings.limits(), None);
+                let r = variant_root::search(&req, &w.tt, &w.stop, &mut |_| {});
+                nodes += r.nodes;
+                if r.stopped {
+                    stopped = true;
+                    break;
+                }
+                let _ = w.tx.send(Event::Analysis {
+                    job: w.id,
+                    ply,
+                    score: r.score,
+                    kind: r.kind,
+                });
+            }
+            finished(None, nodes, stopped)
+        }
     }
 }

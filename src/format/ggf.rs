@@ -24,7 +24,8 @@ use super::move_item::{GgfMove, parse_move_item};
 use super::position::{Cell, scan_side, scan_squares, squares_with};
 use super::{Clock, ErrorKind, ParseError, char_at, skip_ws};
 use crate::board::{Color, IllegalMove, Move, Position};
-use crate::game::{Game, play_checked};
+use crate::game::Game;
+use crate::variant::{REVERSI_DISCS, UnknownVariant, Variant, VariantPosition};
 use std::fmt;
 use std::str::FromStr;
 
@@ -60,6 +61,12 @@ pub struct GgfGame {
     pub start: Position,
     /// The moves from `start`, forced passes explicit.
     pub moves: Vec<GgfMove>,
+    /// The rules the record names: `TY[8a]` (GGS's anti game) or Mollett's
+    /// `VA[othello|reversi|anti]`; `None` when it names none (plain `TY[8]`).
+    pub variant: Option<Variant>,
+    /// Historical Reversi: discs left to place at `start`, Black's then White's
+    /// (Mollett's `DL[b w]`); without it, no pass is assumed before `start`.
+    pub discs_left: Option<[u8; 2]>,
 }
 
 impl GgfGame {
@@ -80,22 +87,51 @@ impl GgfGame {
             extra: Vec::new(),
             start,
             moves: Vec::new(),
+            variant: None,
+            discs_left: None,
         }
     }
 
-    /// A record of `game`'s start and moves (no evals or times), `GM[Othello]`.
+    /// A record of `game`'s start and moves (no evals or times), `GM[Othello]`;
+    /// a variant game names its variant (and Reversi its discs left).
     pub fn from_game(game: &Game) -> GgfGame {
+        let variant = (game.variant != Variant::Othello).then_some(game.variant);
         GgfGame {
             moves: game.moves.iter().map(|&mv| GgfMove::from(mv)).collect(),
+            variant,
+            discs_left: (game.variant == Variant::Reversi).then_some(game.start_discs_left),
             ..GgfGame::new(game.start)
         }
+    }
+
+    /// The start under the record's variant, or `default` when it names none;
+    /// `None` for a start that historical Reversi cannot have.
+    pub fn variant_start(&self, default: Variant) -> Option<VariantPosition> {
+        match self.variant.unwrap_or(default) {
+            Variant::Reversi => VariantPosition::reversi(self.start, self.discs_left),
+            v => Some(VariantPosition::othello_like(v, self.start)),
+        }
+    }
+
+    /// The game under the record's variant, or `default` when it names none:
+    /// `Err((i, why))` for the first move `i` illegal under those rules (or
+    /// `(0, GameOver)` for a start they cannot have).
+    pub fn to_variant_game(&self, default: Variant) -> Result<Game, (usize, IllegalMove)> {
+        let start = self
+            .variant_start(default)
+            .ok_or((0, IllegalMove::GameOver))?;
+        let mut game = Game::from_variant(start);
+        for (i, m) in self.moves.iter().enumerate() {
+            game.play(m.mv).map_err(|e| (i, e))?;
+        }
+        Ok(game)
     }
 
     /// The game the record describes. Parsing has checked every move, so this
     /// fails only for a record edited by hand: then it gives the index of the
     /// first illegal move and why.
     pub fn to_game(&self) -> Result<Game, (usize, IllegalMove)> {
-        Game::from_moves(self.start, self.moves.iter().map(|m| m.mv))
+        self.to_variant_game(Variant::Othello)
     }
 }
 
@@ -267,10 +303,30 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
             "TB" => g.tb = clock()?,
             "TW" => g.tw = clock()?,
             "TY" if value.trim() == "8" => {}
+            "TY" if value.trim() == "8a" => g.variant = g.variant.or(Some(Variant::Anti)),
+            "VA" => {
+                let v = value.trim().parse().map_err(|e: UnknownVariant| {
+                    ParseError::new(
+                        ErrorKind::Unsupported,
+                        e.to_string(),
+                        text,
+                        tag.value_at,
+                        tag.end,
+                    )
+                })?;
+                g.variant = Some(v);
+            }
+            "DL" => {
+                let left = parse_discs_left(value).ok_or_else(|| {
+                    let msg = format!("DL[{value}] is not two disc counts (0..32)");
+                    ParseError::new(ErrorKind::Unexpected, msg, text, tag.value_at, tag.end)
+                })?;
+                g.discs_left = Some(left);
+            }
             "TY" => {
                 return Err(ParseError::new(
                     ErrorKind::Unsupported,
-                    format!("game type TY[{value}] is not supported (only TY[8], 8x8 Othello)"),
+                    format!("game type TY[{value}] is not supported (only TY[8] and TY[8a], 8x8)"),
                     text,
                     tag.name_at,
                     tag.end,
@@ -286,13 +342,24 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
         let msg = "GGF record has no BO tag (start position)";
         ParseError::new(ErrorKind::Missing, msg, text, start, end)
     })?;
-    g.moves = replay(text, g.start, &move_tags)?;
+    let start = g.variant_start(Variant::Othello).ok_or_else(|| {
+        let msg = "BO (with DL) is not a position of historical reversi";
+        ParseError::new(ErrorKind::IllegalMove, msg, text, start, end)
+    })?;
+    g.moves = replay(text, start, &move_tags)?;
     Ok((g, end))
+}
+
+/// A `DL` value: Black's and White's discs left, each 0..=32.
+fn parse_discs_left(value: &str) -> Option<[u8; 2]> {
+    let mut it = value.split_whitespace().map(|w| w.parse::<u8>().ok());
+    let (b, w) = (it.next()??, it.next()??);
+    (it.next().is_none() && b <= REVERSI_DISCS && w <= REVERSI_DISCS).then_some([b, w])
 }
 
 /// The moves of the move tags, checked from `start`, with omitted forced passes
 /// inserted.
-fn replay(text: &str, start: Position, tags: &[Tag]) -> Result<Vec<GgfMove>, ParseError> {
+fn replay(text: &str, start: VariantPosition, tags: &[Tag]) -> Result<Vec<GgfMove>, ParseError> {
     let mut moves = Vec::with_capacity(tags.len());
     let mut pos = start;
     for (k, tag) in tags.iter().enumerate() {
@@ -304,18 +371,19 @@ fn replay(text: &str, start: Position, tags: &[Tag]) -> Result<Vec<GgfMove>, Par
         } else {
             Color::White
         };
-        if color != pos.side {
+        if color != pos.position.side {
             // Only a forced pass is legal, so only a forced pass is inserted.
             pos = pos.play(Move::Pass).map_err(|_| {
                 illegal(format!(
                     "move {} is out of turn: {} is to move",
                     k + 1,
-                    pos.side
+                    pos.position.side
                 ))
             })?;
             moves.push(GgfMove::from(Move::Pass));
         }
-        pos = play_checked(&pos, item.mv)
+        pos = pos
+            .play(item.mv)
             .map_err(|e| illegal(format!("'{}' is illegal as move {}: {e}", tag.value, k + 1)))?;
         moves.push(item);
     }
@@ -400,9 +468,20 @@ impl fmt::Display for GgfGame {
             Color::Black => '*',
             Color::White => 'O',
         };
+        if self.variant == Some(Variant::Reversi) {
+            write!(f, "VA[reversi]")?;
+            if let Some([b, w]) = self.discs_left {
+                write!(f, "DL[{b} {w}]")?;
+            }
+        }
+        let ty = if self.variant == Some(Variant::Anti) {
+            "8a"
+        } else {
+            "8"
+        };
         write!(
             f,
-            "TY[8]BO[8 {} {side}]",
+            "TY[{ty}]BO[8 {} {side}]",
             squares_with(&self.start, '*', 'O', '-')
         )?;
         let mut color = self.start.side;

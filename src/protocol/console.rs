@@ -12,9 +12,10 @@ use super::{Ctx, Flow, Handler};
 use crate::board::{Move, Position};
 use crate::engine::{Event, Job};
 use crate::eval::{evaluate, to_discs};
-use crate::format::parse_transcript;
+use crate::format::parse_variant_transcript;
 use crate::search::multipv::MultiPvIteration;
 use crate::search::{Level, ScoreKind, SearchResult};
+use crate::variant::Variant;
 
 /// One console command.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +50,8 @@ pub enum Command {
     Hash(Option<usize>),
     /// `seed [S]`: show or set the tie-break seed.
     Seed(Option<u64>),
+    /// `variant [V]`: show or set the rules; setting starts a new game.
+    Variant(Option<Variant>),
     /// `stop`: stop the running search.
     Stop,
     /// `quit`: exit.
@@ -208,6 +211,14 @@ pub const COMMANDS: &[Spec] = &[
         args: "[S]",
         help: "show or set the seed that breaks ties between equal moves",
         parse: |a| optional(a, |s| number(s, "a seed")).map(Command::Seed),
+    },
+    Spec {
+        name: "variant",
+        aliases: &[],
+        args: "[V]",
+        help: "show or set the rules: othello, reversi (1880s: empty start, 32 discs each) \
+               or anti (fewest discs win); setting starts a new game",
+        parse: |a| optional(a, |s| s.parse().map_err(|e| format!("{e}"))).map(Command::Variant),
     },
     Spec {
         name: "stop",
@@ -383,7 +394,7 @@ impl Console {
     /// After a change of position: the board, for a person at a terminal.
     fn changed(cx: &mut Ctx) {
         if cx.terminal {
-            let pos = cx.engine.position();
+            let pos = cx.engine.variant_position();
             cx.out.line(&board_diagram(&pos, true).join("\n"));
         }
     }
@@ -402,9 +413,9 @@ impl Console {
     }
 
     fn play(&mut self, text: &str, cx: &mut Ctx) {
-        match parse_transcript(cx.engine.position(), text) {
-            Ok(g) => {
-                for mv in g.moves {
+        match parse_variant_transcript(cx.engine.variant_position(), text) {
+            Ok((_, moves)) => {
+                for mv in moves {
                     // Checked by the parser from this very position.
                     let _ = cx.engine.play(mv);
                 }
@@ -431,7 +442,13 @@ impl Console {
                 Ok(lines) => cx.out.line(&lines.join("\n")),
                 Err(e) => Self::error(cx, &e),
             },
-            Command::New => self.new_game(Position::START, cx),
+            Command::New => match cx.engine.new_game_at_start() {
+                Ok(()) => {
+                    self.redo.clear();
+                    Self::changed(cx);
+                }
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
             Command::SetBoard(pos) => self.new_game(pos, cx),
             Command::Play(text) => self.play(&text, cx),
             Command::Undo => match cx.engine.undo() {
@@ -452,20 +469,24 @@ impl Console {
             Command::Hint(n) => self.start(Job::Hint { lines: n }, Running::Hint, cx),
             Command::Solve => self.start(Job::Solve, Running::Solve, cx),
             Command::Eval => {
-                let pos = cx.engine.position();
-                let line = if pos.board.is_game_over() {
+                let pos = cx.engine.variant_position();
+                let (v, state) = (pos.variant, pos.state());
+                let line = if pos.is_game_over() {
                     format!(
                         "eval {} (final)",
-                        format_score(pos.board.final_score() * 100, ScoreKind::Exact)
+                        format_score(state.final_score(v) * 100, ScoreKind::Exact)
                     )
                 } else {
-                    let e = evaluate(cx.engine.settings().level.eval, &pos.board);
+                    let e = match v {
+                        Variant::Othello => evaluate(cx.engine.settings().level.eval, &state.board),
+                        _ => crate::variant::search::evaluate(v, &state),
+                    };
                     format!("eval {}", format_score(e, ScoreKind::Midgame(0)))
                 };
                 cx.out.line(&line);
             }
             Command::Showboard => {
-                let pos = cx.engine.position();
+                let pos = cx.engine.variant_position();
                 cx.out.line(&board_diagram(&pos, true).join("\n"));
             }
             Command::Level(None) => cx
@@ -490,6 +511,16 @@ impl Console {
             }
             Command::Seed(None) => cx.out.line(&format!("seed {}", cx.engine.settings().seed)),
             Command::Seed(Some(s)) => cx.engine.set_seed(s),
+            Command::Variant(None) => cx
+                .out
+                .line(&format!("variant {}", cx.engine.settings().variant)),
+            Command::Variant(Some(v)) => match cx.engine.set_variant(v) {
+                Ok(()) => {
+                    self.redo.clear();
+                    Self::changed(cx);
+                }
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
             Command::Quit => return Flow::Quit,
             Command::Stop | Command::Blank => {}
         }

@@ -19,8 +19,8 @@ use crate::board::{Color, Move};
 use crate::engine::time::{budget, byoyomi_budget};
 use crate::engine::{Event, Job};
 use crate::format::parse_ggf_records;
-use crate::game::Game;
 use crate::search::TimeLimit;
+use crate::variant::Variant;
 use std::time::{Duration, Instant};
 
 /// One side's clock: seconds left, and the stones left in the byo-yomi period
@@ -101,8 +101,9 @@ impl Gtp {
     /// Plays `color`'s `mv`, inserting the pass of the side to move if it must
     /// pass; on failure the game is unchanged.
     fn play(cx: &mut Ctx, color: Color, mv: Move) -> Result<String, String> {
-        let pos = cx.engine.position();
-        let inserted = color != pos.side && pos.board.must_pass();
+        let vpos = cx.engine.variant_position();
+        let pos = vpos.position;
+        let inserted = color != pos.side && vpos.must_pass();
         if color != pos.side && !inserted {
             return Err("illegal move".into());
         }
@@ -122,19 +123,20 @@ impl Gtp {
 
     /// Starts a genmove (or answers at once when there is nothing to search).
     fn genmove(&mut self, cx: &mut Ctx, id: Option<&str>, color: Color, play: bool) {
-        let mut pos = cx.engine.position();
-        if pos.board.is_game_over() {
+        let mut pos = cx.engine.variant_position();
+        if pos.is_game_over() {
             return Self::respond(cx, id, Ok("pass".into()));
         }
         let mut inserted = false;
-        if color != pos.side {
-            if !pos.board.must_pass() {
-                return Self::respond(cx, id, Err(format!("wrong color: {} is to move", pos.side)));
+        let side = pos.position.side;
+        if color != side {
+            if !pos.must_pass() {
+                return Self::respond(cx, id, Err(format!("wrong color: {side} is to move")));
             }
             inserted = cx.engine.play(Move::Pass).is_ok();
-            pos = cx.engine.position();
+            pos = cx.engine.variant_position();
         }
-        if pos.board.must_pass() {
+        if pos.must_pass() {
             if play {
                 let _ = cx.engine.play(Move::Pass);
             } else if inserted {
@@ -142,7 +144,7 @@ impl Gtp {
             }
             return Self::respond(cx, id, Ok("pass".into()));
         }
-        let time = self.budget(color, pos.board.empties());
+        let time = self.budget(color, pos.position.board.empties());
         let started = cx.engine.start(Job::Go { time });
         // The job has its own copy: the trial pass of a reg_genmove goes now.
         if inserted && !play {
@@ -169,7 +171,8 @@ impl Gtp {
         cx: &mut Ctx,
         id: Option<&str>,
     ) -> Option<Result<String, String>> {
-        let pos = cx.engine.position();
+        let vpos = cx.engine.variant_position();
+        let pos = vpos.position;
         let ok = |s: &str| Some(Ok(s.to_string()));
         match cmd {
             Command::ProtocolVersion => ok("2"),
@@ -190,7 +193,7 @@ impl Gtp {
             Command::BoardSize(_) => Some(Err("unacceptable size".into())),
             Command::ClearBoard => Some(
                 cx.engine
-                    .new_game(crate::Position::START)
+                    .new_game_at_start()
                     .map(|()| String::new())
                     .map_err(|e| e.to_string()),
             ),
@@ -206,7 +209,7 @@ impl Gtp {
                 Some(_) => ok(""),
                 None => Some(Err("cannot undo".into())),
             },
-            Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&pos, false).join("\n")))),
+            Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&vpos, false).join("\n")))),
             Command::TimeSettings(main, period, stones) => {
                 if period > 0.0 && stones == 0 {
                     // The spec's way of saying: no time limit.
@@ -233,21 +236,31 @@ impl Gtp {
                 self.clocks[side(color)] = Some(SideClock { left, stones });
                 ok("")
             }
-            Command::FinalScore => Some(if pos.board.is_game_over() {
-                Ok(result_text(&pos))
+            Command::FinalScore => Some(if vpos.is_game_over() {
+                Ok(result_text(&vpos))
             } else {
                 Err("cannot score".into())
             }),
             Command::LoadSgf(file, number) => Some(load(cx, &file, number)),
-            Command::SetGame(name) if name.eq_ignore_ascii_case("othello") => ok(""),
-            Command::SetGame(_) => Some(Err("unsupported game".into())),
-            Command::ListGames | Command::RulesGameId => ok("Othello"),
+            // The game in play already: nothing changes (controllers send it
+            // before every game); another game starts anew.
+            Command::SetGame(name) => Some(match game_variant(&name) {
+                Some(v) if v == vpos.variant => Ok(String::new()),
+                Some(v) => cx
+                    .engine
+                    .set_variant(v)
+                    .map(|()| String::new())
+                    .map_err(|e| e.to_string()),
+                None => Err("unsupported game".into()),
+            }),
+            Command::ListGames => Some(Ok(Variant::ALL.map(game_name).join("\n"))),
+            Command::RulesGameId => ok(game_name(vpos.variant)),
             Command::RulesBoard => Some(Ok(rules_board(&pos))),
             Command::RulesBoardSize => ok("8"),
-            Command::RulesLegalMoves => Some(Ok(legal_moves_text(&pos))),
+            Command::RulesLegalMoves => Some(Ok(legal_moves_text(&vpos))),
             Command::RulesSideToMove => Some(Ok(pos.side.to_string())),
-            Command::RulesFinalResult => Some(Ok(if pos.board.is_game_over() {
-                result_text(&pos)
+            Command::RulesFinalResult => Some(Ok(if vpos.is_game_over() {
+                result_text(&vpos)
             } else {
                 "unknown".into()
             })),
@@ -271,8 +284,27 @@ impl Gtp {
                     Ok::<(), String>(())
                 }))
             }
+            Command::Variant(v) => Some(setting(v, vpos.variant, |v| cx.engine.set_variant(v))),
         }
     }
+}
+
+/// A game's name in `set_game`, `list_games` and `gogui-rules_game_id`.
+fn game_name(v: Variant) -> &'static str {
+    match v {
+        Variant::Othello => "Othello",
+        Variant::Reversi => "Reversi",
+        Variant::Anti => "Anti-Reversi",
+    }
+}
+
+/// The variant a `set_game` name stands for (any case; the variant's own name
+/// works too).
+fn game_variant(name: &str) -> Option<Variant> {
+    Variant::ALL
+        .into_iter()
+        .find(|&v| name.eq_ignore_ascii_case(game_name(v)))
+        .or_else(|| name.parse().ok())
 }
 
 /// Shows `now` when no value is given, else sets it.
@@ -335,14 +367,15 @@ fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, Strin
     let records = parse_ggf_records(&text).map_err(|e| format!("cannot load file: {e}"))?;
     let first = records.first().ok_or("cannot load file: no GGF record")?;
     let mut game = first
-        .to_game()
+        .to_variant_game(cx.engine.settings().variant)
         .map_err(|_| "cannot load file: illegal move")?;
     if let Some(n) = number {
         game.moves.truncate(n.saturating_sub(1));
     }
-    cx.engine.new_game(game.start).map_err(|e| e.to_string())?;
     cx.engine
-        .set_game(Game::from_moves(game.start, game.moves).map_err(|_| "cannot load file")?);
+        .new_variant_game(game.variant_start())
+        .map_err(|e| e.to_string())?;
+    cx.engine.set_game(game);
     Ok(String::new())
 }
 

@@ -245,12 +245,13 @@ impl NBoard {
     }
 
     fn go(&mut self, cx: &mut Ctx) {
-        let position = cx.engine.position();
-        if position.board.is_game_over() {
+        let rules = cx.engine.variant_position();
+        let position = rules.position;
+        if rules.is_game_over() {
             cx.out.line("status go: the game is over, there is no move");
             return;
         }
-        if position.board.must_pass() {
+        if rules.must_pass() {
             cx.out.line("=== PA");
             return;
         }
@@ -269,7 +270,7 @@ impl NBoard {
                 }
                 Self::myname(cx);
             }
-            Command::SetGame(g) => match g.to_game() {
+            Command::SetGame(g) => match g.to_variant_game(cx.engine.settings().variant) {
                 Ok(game) => {
                     cx.engine.set_game(game);
                     self.record = *g;

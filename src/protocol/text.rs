@@ -1,6 +1,7 @@
 //! Text shared by the dialects: board diagrams, colours, move lists.
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move};
+use crate::variant::{UNLIMITED, VariantPosition};
 
 /// A colour word: `b`, `black`, `w`, `white` in any case.
 pub(crate) fn parse_color(s: &str) -> Option<Color> {
@@ -13,7 +14,7 @@ pub(crate) fn parse_color(s: &str) -> Option<Color> {
 
 /// The legal moves in lower case, a pass as `pass`, separated by spaces (empty
 /// when the game is over).
-pub(crate) fn legal_moves_text(pos: &Position) -> String {
+pub(crate) fn legal_moves_text(pos: &VariantPosition) -> String {
     pos.legal_moves()
         .iter()
         .map(|m| move_lower(*m))
@@ -30,7 +31,7 @@ pub(crate) fn move_lower(mv: Move) -> String {
 }
 
 /// The final result from Black's point of view: `B+n`, `W+n` or `0`.
-pub(crate) fn result_text(pos: &Position) -> String {
+pub(crate) fn result_text(pos: &VariantPosition) -> String {
     match pos.final_score_black() {
         0 => "0".to_string(),
         n if n > 0 => format!("B+{n}"),
@@ -40,10 +41,11 @@ pub(crate) fn result_text(pos: &Position) -> String {
 
 /// An ASCII diagram: columns a–h, rows 1–8 top to bottom, `X` black, `O`
 /// white, `.` empty and, with `mark_legal`, `*` for the legal moves; then a
-/// status line (whose turn, disc counts, legal moves).
-pub(crate) fn board_diagram(pos: &Position, mark_legal: bool) -> Vec<String> {
-    let (black, white) = (pos.black(), pos.white());
-    let legal = if mark_legal { pos.board.moves() } else { 0 };
+/// status line (whose turn, disc counts, discs left in historical Reversi,
+/// legal moves).
+pub(crate) fn board_diagram(pos: &VariantPosition, mark_legal: bool) -> Vec<String> {
+    let (black, white) = (pos.position.black(), pos.position.white());
+    let legal = if mark_legal { pos.moves() } else { 0 };
     let mut out = Vec::with_capacity(11);
     out.push("  a b c d e f g h".to_string());
     for row in 0..8 {
@@ -67,19 +69,24 @@ pub(crate) fn board_diagram(pos: &Position, mark_legal: bool) -> Vec<String> {
     }
     out.push("  a b c d e f g h".to_string());
     let (nb, nw) = (black.count_ones(), white.count_ones());
-    let counts = format!("X {nb}, O {nw}, empty {}", 64 - nb - nw);
-    let mover = match pos.side {
+    let mut counts = format!("X {nb}, O {nw}, empty {}", 64 - nb - nw);
+    if let [b, w] = pos.discs_left
+        && b != UNLIMITED
+    {
+        counts.push_str(&format!(", discs left X {b}, O {w}"));
+    }
+    let mover = match pos.position.side {
         Color::Black => "X (black)",
         Color::White => "O (white)",
     };
-    out.push(if pos.board.is_game_over() {
+    out.push(if pos.is_game_over() {
         let verdict = match pos.final_score_black() {
             0 => "a draw".to_string(),
             n if n > 0 => format!("black wins by {n}"),
             n => format!("white wins by {}", -n),
         };
         format!("game over: {counts}; {verdict}")
-    } else if pos.board.must_pass() {
+    } else if pos.must_pass() {
         format!("{mover} to move and must pass; {counts}")
     } else {
         format!("{mover} to move; {counts}; moves {}", legal_moves_text(pos))
@@ -90,10 +97,12 @@ pub(crate) fn board_diagram(pos: &Position, mark_legal: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Position;
+    use crate::variant::Variant;
 
     #[test]
     fn diagram_of_the_start() {
-        let d = board_diagram(&Position::START, true);
+        let d = board_diagram(&Variant::Othello.start(), true);
         assert_eq!(d[0], "  a b c d e f g h");
         assert_eq!(d[3], "3 . . . * . . . . 3");
         assert_eq!(d[4], "4 . . * O X . . . 4");
@@ -103,7 +112,7 @@ mod tests {
             "X (black) to move; X 2, O 2, empty 60; moves d3 c4 f5 e6"
         );
         assert_eq!(
-            board_diagram(&Position::START, false)[3],
+            board_diagram(&Variant::Othello.start(), false)[3],
             "3 . . . . . . . . 3"
         );
     }
@@ -119,7 +128,15 @@ mod tests {
         }
         assert_eq!(parse_color("x"), None);
         let over = Position::from_colors(3, 0, Color::White).unwrap();
+        let over = VariantPosition::othello_like(Variant::Othello, over);
         assert_eq!(result_text(&over), "B+64");
         assert!(board_diagram(&over, true)[10].contains("black wins by 64"));
+        // Anti-Reversi: the fewer discs win, empties to nobody.
+        let anti = VariantPosition {
+            variant: Variant::Anti,
+            ..over
+        };
+        assert_eq!(result_text(&anti), "W+2");
+        assert!(board_diagram(&anti, true)[10].contains("white wins by 2"));
     }
 }

@@ -19,6 +19,7 @@
 //! [`VariantPosition`] adds the colour to move, for the formats and protocols.
 
 pub mod perft;
+pub mod root;
 pub mod search;
 
 use crate::board::bitboard::Squares;
@@ -281,6 +282,16 @@ impl VariantPosition {
     /// Whether neither side can move.
     pub fn is_game_over(&self) -> bool {
         self.state().is_game_over(self.variant)
+    }
+
+    /// The legal moves of the side to move as a bitboard.
+    pub fn moves(&self) -> u64 {
+        self.state().moves(self.variant)
+    }
+
+    /// Whether the side to move has no move but the opponent has one.
+    pub fn must_pass(&self) -> bool {
+        self.moves() == 0 && !self.is_game_over()
     }
 
     /// The position after `mv`, or why it is illegal.

@@ -6,27 +6,25 @@
 //!
 //! Othello itself is searched by the faster specialised code in
 //! [`crate::search`]; this one serves Reversi and Anti-Reversi and is checked
-//! against plain minimax on random endgames of every variant.
+//! against plain minimax on random endgames of every variant. The root (move
+//! choice, hints) is in [`super::root`].
 //!
 //! Scores: centi-discs for the side to move, as in [`crate::search`]; the solver
 //! works in discs.
 
 use super::{State, Variant};
 use crate::board::bitboard::Squares;
-use crate::board::{Move, Square};
 use crate::eval::features::Features;
 use crate::eval::{DISC, evaluate_mobility, score_anti};
-use crate::rng::Rng;
 use crate::search::params::{ENDGAME_TT_MIN_EMPTIES, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
-use crate::search::{ScoreKind, SearchResult, pv_moves};
 use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Above every midgame score.
-const INF: i32 = 10_000;
+pub(super) const INF: i32 = 10_000;
 /// Above every final margin in discs.
-const INF_DISCS: i32 = 65;
+pub(super) const INF_DISCS: i32 = 65;
 /// From this many empties up, moves are sorted fastest-first: the subtrees are
 /// large enough to repay one move generation per child (as in the Othello solver).
 const ORDER_MIN_EMPTIES: u32 = 7;
@@ -44,23 +42,8 @@ pub fn evaluate(variant: Variant, state: &State) -> i32 {
 }
 
 /// The table key of `state` under `variant`: the variants never share entries.
-fn key(variant: Variant, state: &State) -> u64 {
+pub(super) fn key(variant: Variant, state: &State) -> u64 {
     state.hash() ^ (variant as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)
-}
-
-/// What to search.
-#[derive(Clone, Copy, Debug)]
-pub struct VariantRequest {
-    /// The rules.
-    pub variant: Variant,
-    /// The position, from the side to move.
-    pub state: State,
-    /// Midgame depth in plies (passes cost none).
-    pub depth: u32,
-    /// At this many empties or fewer the root solves exactly.
-    pub exact_empties: u32,
-    /// Breaks ties between moves rated exactly equal at the root.
-    pub seed: u64,
 }
 
 /// One search's state.
@@ -72,6 +55,7 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     next_check: u64,
     aborted: bool,
+    deadline: Option<Instant>,
 }
 
 impl<'a> Searcher<'a> {
@@ -84,14 +68,26 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             next_check: STOP_CHECK_INTERVAL,
             aborted: false,
+            deadline: None,
         }
+    }
+
+    /// The same search, stopping (and raising the stop flag) at `deadline`.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Whether a stop cut the search short.
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     fn count(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.aborted |= self.stop.load(Ordering::Relaxed);
+            self.aborted |= crate::search::must_stop(self.stop, self.deadline);
         }
         self.aborted
     }
@@ -275,7 +271,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// The line the table remembers from `s` (at most `max` moves).
-    fn pv(&self, mut s: State, max: usize) -> Vec<u8> {
+    pub(super) fn pv(&self, mut s: State, max: usize) -> Vec<u8> {
         let v = self.variant;
         let mut line = Vec::new();
         while line.len() < max {
@@ -310,119 +306,4 @@ fn bounds(best: i32, alpha0: i32, beta: i32, inf: i32) -> (i32, i32) {
     } else {
         (-inf, best)
     }
-}
-
-/// Searches `req` to its depth (or solves it), breaking ties between equally
-/// rated root moves with the seed; stops early, with the last complete depth's
-/// answer, when `stop` is raised.
-pub fn search(req: &VariantRequest, tt: &TranspositionTable, stop: &AtomicBool) -> SearchResult {
-    let start = Instant::now();
-    let (v, s) = (req.variant, req.state);
-    let mut searcher = Searcher::new(v, tt, stop);
-    let moves = s.moves(v);
-    let result = |best, score, kind, pv: Vec<u8>, searcher: &Searcher| SearchResult {
-        best,
-        score,
-        kind,
-        pv: pv_moves(&pv),
-        nodes: searcher.nodes,
-        elapsed: start.elapsed(),
-        stopped: searcher.aborted,
-    };
-    if moves == 0 {
-        let passed = s.pass();
-        if passed.moves(v) == 0 {
-            return result(
-                None,
-                s.final_score(v) * DISC,
-                ScoreKind::Exact,
-                vec![],
-                &searcher,
-            );
-        }
-        let mut r = search(
-            &VariantRequest {
-                state: passed,
-                ..*req
-            },
-            tt,
-            stop,
-        );
-        r.score = -r.score;
-        r.best = Some(Move::Pass);
-        r.pv.insert(0, Move::Pass);
-        return r;
-    }
-    tt.new_search();
-    let empties = s.board.empties();
-    let solving = empties <= req.exact_empties || req.depth >= empties;
-    let mut rng = Rng::new(req.seed ^ key(v, &s));
-    let mut order: Vec<u8> = Squares(moves).collect();
-    let mut answer: Option<(u8, i32)> = None;
-    let depths: Vec<u32> = if solving {
-        vec![empties]
-    } else {
-        (1..=req.depth.max(1)).collect()
-    };
-    // Solving works in discs, the midgame in centi-discs.
-    let (unit, inf) = if solving { (DISC, INF_DISCS) } else { (1, INF) };
-    for depth in depths {
-        let mut scored: Vec<(u8, i32)> = Vec::new();
-        let mut best = -inf;
-        for &sq in &order {
-            let child = s.make(sq, s.flips(v, sq));
-            let mut value = |alpha: i32, beta: i32| {
-                if solving {
-                    -searcher.solve(child, -beta, -alpha)
-                } else {
-                    -searcher.midgame(child, depth - 1, -beta, -alpha)
-                }
-            };
-            // A null window just below the best finds the moves tied with it.
-            let score = if scored.is_empty() {
-                value(-inf, inf)
-            } else {
-                let probe = value(best - 1, best);
-                if probe >= best {
-                    value(best - 1, inf)
-                } else {
-                    probe
-                }
-            };
-            if searcher.aborted {
-                break;
-            }
-            best = best.max(score);
-            scored.push((sq, score));
-        }
-        if searcher.aborted {
-            break;
-        }
-        scored.sort_by_key(|&(sq, sc)| (std::cmp::Reverse(sc), sq));
-        order = scored.iter().map(|m| m.0).collect();
-        let ties: Vec<(u8, i32)> = scored.iter().copied().filter(|m| m.1 == best).collect();
-        let (sq, score) = ties[rng.below(ties.len() as u64) as usize];
-        answer = Some((sq, score * unit));
-    }
-    let Some((sq, score)) = answer else {
-        // Stopped before the first depth: the best-ordered move, unscored.
-        let sq = order[0];
-        let best = Square::new(sq).map(Move::Play);
-        return result(
-            best,
-            evaluate(v, &s),
-            ScoreKind::Midgame(0),
-            vec![sq],
-            &searcher,
-        );
-    };
-    let child = s.make(sq, s.flips(v, sq));
-    let mut pv = vec![sq];
-    pv.extend(searcher.pv(child, 60));
-    let kind = if solving {
-        ScoreKind::Exact
-    } else {
-        ScoreKind::Midgame(req.depth)
-    };
-    result(Square::new(sq).map(Move::Play), score, kind, pv, &searcher)
 }

@@ -187,3 +187,15 @@ pub fn ggf(moves: &str) -> String {
         "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[me]PW[you]RE[?]TI[15:00]TY[8]BO[{START_BO}]{moves};)"
     )
 }
+
+/// Reads one GTP response block (up to its blank line), without the blank line.
+pub fn gtp_response(e: &mut Engine) -> Vec<String> {
+    let mut out = Vec::new();
+    loop {
+        let l = e.line();
+        if l.is_empty() {
+            return out;
+        }
+        out.push(l);
+    }
+}

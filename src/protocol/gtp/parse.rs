@@ -3,6 +3,7 @@
 use super::super::text::parse_color;
 use crate::board::{Color, Move};
 use crate::search::Level;
+use crate::variant::Variant;
 
 /// One GTP command, arguments parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,11 +44,11 @@ pub enum Command {
     FinalScore,
     /// `loadsgf FILE [MOVE_NUMBER]`: a GGF file (the first record).
     LoadSgf(String, Option<usize>),
-    /// `set_game NAME`: only Othello.
+    /// `set_game NAME`: `Othello`, `Reversi` or `Anti-Reversi`.
     SetGame(String),
-    /// `list_games`: `Othello`.
+    /// `list_games`: the three games, one per line.
     ListGames,
-    /// `gogui-rules_game_id`: `Othello`.
+    /// `gogui-rules_game_id`: the current game's name.
     RulesGameId,
     /// `gogui-rules_board`: rows 8 to 1 (GoGui draws row 1 at the bottom).
     RulesBoard,
@@ -67,6 +68,9 @@ pub enum Command {
     Level(Option<Level>),
     /// `mollett-seed [S]`: show or set the tie-break seed.
     Seed(Option<u64>),
+    /// `mollett-variant [V]`: show or set the rules (`othello`, `reversi`,
+    /// `anti`); setting starts a new game.
+    Variant(Option<Variant>),
 }
 
 /// A command's name and argument parser.
@@ -262,6 +266,10 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "mollett-seed",
         parse: |a| optional(a, |s| number(s, "a seed")).map(Command::Seed),
+    },
+    Spec {
+        name: "mollett-variant",
+        parse: |a| optional(a, |s| s.parse().map_err(|e| format!("{e}"))).map(Command::Variant),
     },
 ];
 
