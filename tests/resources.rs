@@ -97,3 +97,31 @@ fn a_closed_stdout_ends_every_dialect_quietly() {
         &["hint 3"],
     );
 }
+
+#[test]
+fn a_flood_of_pings_is_answered_in_order() {
+    // 20,000 pings sent at once behind a search that would never end: the
+    // first stops it, and every pong comes back, in order, quickly.
+    let mut e = Engine::spawn(&["--protocol", "nboard", "--threads", "1", "--level", "60"]);
+    e.send("hint 3");
+    let flood: String = (0..20_000).map(|k| format!("ping {k}\n")).collect();
+    let t = std::time::Instant::now();
+    e.send_raw(flood.as_bytes());
+    let mut next = 0;
+    while next < 20_000 {
+        let l = e.line();
+        if l.starts_with("pong") {
+            assert_eq!(l, format!("pong {next}"));
+            next += 1;
+        } else {
+            assert_eq!(next, 0, "{l} after a pong");
+            assert!(
+                l.starts_with("search ") || l.starts_with("nodestats "),
+                "{l}"
+            );
+        }
+    }
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let (status, _, rest) = e.close(Duration::from_secs(2));
+    assert!(status.success() && rest.is_empty(), "{rest:?}");
+}
