@@ -59,9 +59,9 @@ pub enum Command {
         /// transcript of moves from the start (e.g. f5d6c3); default: the start.
         #[arg(long, allow_hyphen_values = true)]
         position: Option<String>,
-        /// Worker threads (default: all logical CPUs).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads, 1..=1024 (default: all logical CPUs).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
         /// The rules: othello (default), reversi (historical: empty start, 32 discs
         /// each) or anti (the fewer discs win). For reversi a board string assumes
         /// no pass so far (Black has placed the larger half of the discs).

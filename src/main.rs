@@ -173,7 +173,7 @@ fn run(cli: Cli) -> Result<bool> {
             position,
             threads,
             variant,
-        }) => run_perft(depth, position, threads, variant).map(|()| true),
+        }) => run_perft(depth, position, threads.map(usize::from), variant).map(|()| true),
         Some(Command::Solve {
             file,
             wld,

@@ -4,8 +4,6 @@
 mod common;
 
 use common::Engine;
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// FFO position #1: Black to move, G8 wins by 18, H1 by 12, H7 by 6.
@@ -14,24 +12,9 @@ const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOO
 /// Runs a whole script through a pipe (stdin closed at its end) and returns
 /// the output.
 fn script(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start mollett");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write");
-    drop(stdin);
-    let out = child.wait_with_output().expect("run");
-    assert!(out.status.success(), "{out:?}");
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    let (out, err) = common::run_script(args, input);
+    assert!(err.is_empty(), "{err}");
+    out
 }
 
 #[test]

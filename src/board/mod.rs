@@ -66,10 +66,28 @@ impl Board {
     /// [`Board::flips`]), seen from the new side to move. No legality check.
     #[inline(always)]
     pub fn make(&self, sq: u8, flips: u64) -> Board {
-        Board {
+        let next = Board {
             player: self.opponent ^ flips,
             opponent: self.player | flips | (1 << sq),
-        }
+        };
+        debug_assert!(
+            self.is_move(sq, flips),
+            "bad move {sq} {flips:#x} on {self:?}"
+        );
+        debug_assert_eq!(
+            next.player.count_ones() + next.opponent.count_ones(),
+            self.player.count_ones() + self.opponent.count_ones() + 1,
+            "disc conservation"
+        );
+        debug_assert_eq!(next.player & next.opponent, 0);
+        next
+    }
+
+    /// Debug-build check of a move given to [`Board::make`]: `sq` is empty and
+    /// `flips` is a non-empty set of opponent discs.
+    fn is_move(&self, sq: u8, flips: u64) -> bool {
+        let empty = sq < 64 && (self.player | self.opponent) & (1 << sq) == 0;
+        empty && flips != 0 && flips & !self.opponent == 0
     }
 
     /// The position after playing `sq`, or `None` if it is not a legal move.

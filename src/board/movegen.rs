@@ -46,9 +46,18 @@ pub fn moves(p: u64, o: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU was just seen to support AVX2.
-        return unsafe { avx2::moves(p, o) };
+        return checked_moves(p, o, unsafe { avx2::moves(p, o) });
     }
-    moves_portable(p, o)
+    checked_moves(p, o, moves_portable(p, o))
+}
+
+/// `m`, the moves of `p` against `o`, after the debug-build checks that the
+/// sides are disjoint and no move lands on an occupied square.
+#[inline(always)]
+fn checked_moves(p: u64, o: u64, m: u64) -> u64 {
+    debug_assert_eq!(p & o, 0, "overlapping sides {p:#x} {o:#x}");
+    debug_assert_eq!(m & (p | o), 0, "moves on occupied squares");
+    m
 }
 
 /// The move generator as a value, so that hot code generic over it calls one
@@ -67,7 +76,7 @@ pub struct Portable;
 impl Kernel for Portable {
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
-        moves_portable(p, o)
+        checked_moves(p, o, moves_portable(p, o))
     }
     #[inline(always)]
     fn flips(self, sq: u8, p: u64, o: u64) -> u64 {
@@ -122,7 +131,7 @@ impl Kernel for Avx2 {
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
         // SAFETY: an `Avx2` value proves the CPU has AVX2 (see `Avx2::assume`).
-        unsafe { avx2::moves(p, o) }
+        checked_moves(p, o, unsafe { avx2::moves(p, o) })
     }
     #[inline(always)]
     fn flips(self, sq: u8, p: u64, o: u64) -> u64 {

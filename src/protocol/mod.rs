@@ -22,7 +22,10 @@
 pub mod console;
 pub mod gtp;
 pub mod nboard;
+mod script;
 mod text;
+
+pub use script::{ScriptOptions, ScriptRun, run_bytes};
 
 use crate::engine::{Engine, EngineError, Event, Settings};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -383,7 +386,7 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
         .map_err(|e| EngineError::Spawn(e.to_string()))?;
     install_panic_hook();
     let out = Output::new(Box::new(std::io::stdout()));
-    run_loop(engine, &rx, out, terminal, false);
+    run_loop(&mut engine, &rx, out, terminal, false);
     Ok(())
 }
 
@@ -428,7 +431,7 @@ fn guarded(
 /// `eof_waits` (for tests) the end of input waits for the running job in every
 /// dialect, as it does in the console.
 pub(crate) fn run_loop(
-    mut engine: Engine,
+    engine: &mut Engine,
     input: &Receiver<Input>,
     mut out: Output,
     terminal: bool,
@@ -454,7 +457,7 @@ pub(crate) fn run_loop(
                 break;
             };
             let mut cx = Ctx {
-                engine: &mut engine,
+                engine,
                 out: &mut out,
                 terminal,
             };
@@ -487,7 +490,7 @@ pub(crate) fn run_loop(
                     }
                     pending.push_back(item);
                 } else {
-                    let mut cx = Ctx { engine: &mut engine, out: &mut out, terminal };
+                    let mut cx = Ctx { engine: &mut *engine, out: &mut out, terminal };
                     if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
                         return;
                     }
@@ -496,7 +499,7 @@ pub(crate) fn run_loop(
             recv(events) -> ev => {
                 let Ok(ev) = ev else { continue };
                 engine.observe(&ev);
-                let mut cx = Ctx { engine: &mut engine, out: &mut out, terminal };
+                let mut cx = Ctx { engine: &mut *engine, out: &mut out, terminal };
                 let flow = guarded(handlers.get(current), &mut cx, |h, cx| h.event(&ev, cx));
                 if flow == Flow::Quit {
                     return;
@@ -529,29 +532,13 @@ fn process(item: Input, handlers: &mut Handlers, current: &mut Dialect, cx: &mut
 /// wrote, without threads for reading.
 #[cfg(test)]
 pub(crate) fn run_script(settings: Settings, forced: Option<Dialect>, input: &str) -> String {
-    use std::sync::{Arc, Mutex};
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0
-                .lock()
-                .map_err(|_| std::io::ErrorKind::Other)?
-                .extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let engine = Engine::new(settings).expect("engine");
-    let (tx, rx) = unbounded();
-    let stop = engine.stop_flag();
-    read_input(input.as_bytes(), &tx, &stop, Selector::new(forced), false);
-    let buf = Arc::new(Mutex::new(Vec::new()));
-    let out = Output::new(Box::new(Shared(Arc::clone(&buf))));
-    run_loop(engine, &rx, out, false, true);
-    let bytes = buf.lock().map(|b| b.clone()).unwrap_or_default();
-    String::from_utf8_lossy(&bytes).into_owned()
+    let options = ScriptOptions {
+        settings,
+        forced,
+        stop_every: None,
+    };
+    let run = run_bytes(options, input.as_bytes()).expect("engine");
+    String::from_utf8_lossy(&run.output).into_owned()
 }
 
 #[cfg(test)]

@@ -58,13 +58,7 @@ impl Engine {
 
     /// Like `spawn`, but stdout is closed at once (to test a broken pipe).
     pub fn spawn_with_closed_stdout(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start mollett");
+        let mut child = spawn_piped(args);
         drop(child.stdout.take());
         let stdin = child.stdin.take();
         Engine {
@@ -154,6 +148,11 @@ impl Engine {
         out
     }
 
+    /// The exit status, if the process has ended (without waiting).
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().expect("wait")
+    }
+
     /// Waits (at most `limit`) for the process to exit by itself.
     pub fn wait_exit(&mut self, limit: Duration) -> (ExitStatus, Vec<String>) {
         let t = Instant::now();
@@ -175,6 +174,32 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Starts `mollett ARGS` with stdin, stdout and stderr all piped.
+fn spawn_piped(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start mollett")
+}
+
+/// Runs `mollett ARGS` over a whole script (stdin closed at its end) and
+/// returns its stdout and stderr, once it has exited with status 0.
+pub fn run_script(args: &[&str], input: &str) -> (String, String) {
+    let mut child = spawn_piped(args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("run");
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The NBoard start position in GGF `BO` form.
