@@ -4,11 +4,14 @@
 //! follow the phases of the engine: [`board`] (bitboards and rules), [`format`](mod@format)
 //! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
-//! [`perft`] (move-generator verification).
+//! [`perft`] (move-generator verification); [`arena`] runs engine-vs-engine
+//! matches and [`analyze`] reviews a game.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod analyze;
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -1,0 +1,238 @@
+//! What a match reports: per pairing W/D/L, score, Elo with its interval,
+//! pentanomial counts, disc margin, passes and early ends; for three or more
+//! entrants a standings table with the Brightwell Quotient; and the forfeits.
+
+use super::GameResult;
+use super::stats::{BqRecord, EloEstimate, Wdl, brightwell, pentanomial};
+
+/// One pairing's results, from the first entrant's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairSummary {
+    /// The first entrant.
+    pub first: usize,
+    /// The second entrant.
+    pub second: usize,
+    /// The first entrant's wins, draws and losses.
+    pub wdl: Wdl,
+    /// The first entrant's Elo advantage.
+    pub elo: EloEstimate,
+    /// Colour-swapped pairs by the first entrant's points (0, ½, 1, 1½, 2).
+    pub pentanomial: [u32; 5],
+    /// The mean disc margin for the first entrant.
+    pub mean_margin: f64,
+    /// Passes played in all.
+    pub passes: usize,
+    /// Games that ended with empty squares.
+    pub ended_with_empties: usize,
+    /// Games lost by default.
+    pub forfeits: usize,
+}
+
+/// The summary of the games between `first` and `second` (`first < second`).
+pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> PairSummary {
+    let games: Vec<&GameResult> = results
+        .iter()
+        .filter(|r| (r.game.first, r.game.second) == (first, second))
+        .collect();
+    let mut wdl = Wdl::default();
+    let margins: Vec<i32> = games.iter().filter_map(|r| r.margin_for(first)).collect();
+    margins.iter().for_each(|&m| wdl.add(m));
+    let points = |m: i32| f64::from(m.signum() + 1) / 2.0;
+    // Games 2k and 2k + 1 of a pairing share an opening with colours swapped.
+    let pairs = games
+        .chunks_exact(2)
+        .filter(|c| c[0].game.round + 1 == c[1].game.round);
+    let pair_points = pairs.map(|c| {
+        c.iter()
+            .filter_map(|r| r.margin_for(first))
+            .map(points)
+            .sum::<f64>()
+    });
+    PairSummary {
+        first,
+        second,
+        wdl,
+        elo: wdl.elo(),
+        pentanomial: pentanomial(pair_points),
+        mean_margin: margins.iter().map(|&m| f64::from(m)).sum::<f64>()
+            / margins.len().max(1) as f64,
+        passes: games.iter().map(|r| r.outcome.passes).sum(),
+        ended_with_empties: games.iter().filter(|r| r.outcome.empties > 0).count(),
+        forfeits: games.iter().filter(|r| r.outcome.forfeit.is_some()).count(),
+    }
+}
+
+fn signed(x: Option<f64>) -> String {
+    x.map_or("inf".into(), |v| format!("{v:+.1}"))
+}
+
+/// The summary as text, one item per line.
+pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
+    let (a, b) = (&names[s.first], &names[s.second]);
+    let p = s.wdl.score().unwrap_or(0.5);
+    let low = s.elo.low.map_or("-inf".into(), |v| format!("{v:+.1}"));
+    let high = s.elo.high.map_or("+inf".into(), |v| format!("{v:+.1}"));
+    [
+        format!("{a} vs {b}: {} games", s.wdl.games()),
+        format!(
+            "  W/D/L for {a}: {}/{}/{}, score {:.1}%",
+            s.wdl.wins,
+            s.wdl.draws,
+            s.wdl.losses,
+            100.0 * p
+        ),
+        format!(
+            "  Elo difference: {} (95% interval {low} .. {high})",
+            signed(s.elo.elo)
+        ),
+        format!(
+            "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {a}): {}",
+            s.pentanomial.map(|c| c.to_string()).join(" ")
+        ),
+        format!("  mean disc margin for {a}: {:+.2}", s.mean_margin),
+        format!(
+            "  passes: {}, games ending with empties: {}, forfeits: {}",
+            s.passes, s.ended_with_empties, s.forfeits
+        ),
+    ]
+    .join("\n")
+}
+
+/// One entrant's line of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The entrant.
+    pub entrant: usize,
+    /// Its wins, draws and losses.
+    pub wdl: Wdl,
+    /// Its discs over all games (empties to the winner).
+    pub discs: u32,
+    /// Its Brightwell Quotient.
+    pub bq: f64,
+    /// Whether it withdrew (it failed to start in every game).
+    pub withdrew: bool,
+}
+
+/// The standings of a round-robin of `entrants` with `games_per_pairing` games
+/// per pairing: by points, then Brightwell Quotient, then discs.
+///
+/// The Brightwell Quotient counts rounds as a round-robin does: `n − 1` rounds
+/// per cycle for an even number `n` of entrants, and `n` rounds with one bye
+/// each for an odd number, one cycle per game of a pairing. Byes score no points
+/// (every entrant has as many). An entrant that failed to start in every one of
+/// its games counts as withdrawn.
+pub fn standings(
+    results: &[GameResult],
+    entrants: usize,
+    games_per_pairing: usize,
+) -> Vec<Standing> {
+    let withdrew: Vec<bool> = (0..entrants)
+        .map(|e| {
+            let mut own = results
+                .iter()
+                .filter(|r| r.margin_for(e).is_some())
+                .peekable();
+            own.peek().is_some()
+                && own.all(|r| {
+                    r.outcome.forfeit.as_ref().is_some_and(|f| {
+                        matches!(f.fault, super::process::Fault::Start(_))
+                            && r.game.colours()[usize::from(f.loser == crate::Color::White)] == e
+                    })
+                })
+        })
+        .collect();
+    let cycles = games_per_pairing as u32;
+    let (rounds, byes) = if entrants % 2 == 0 {
+        ((entrants as u32 - 1) * cycles, 0)
+    } else {
+        (entrants as u32 * cycles, cycles)
+    };
+    let mut rows: Vec<Standing> = Vec::new();
+    let mut records = Vec::new();
+    for e in 0..entrants {
+        let mut wdl = Wdl::default();
+        let mut discs = 0;
+        let mut bq = BqRecord {
+            withdrawn_or_bye: byes,
+            ..BqRecord::default()
+        };
+        for r in results {
+            let Some(m) = r.margin_for(e) else { continue };
+            wdl.add(m);
+            let d = (64 + m).clamp(0, 128) as u32 / 2;
+            discs += d;
+            let [b, w] = r.game.colours();
+            let opponent = if b == e { w } else { b };
+            if withdrew[opponent] {
+                bq.withdrawn_or_bye += 1;
+            } else {
+                bq.games.push((d, opponent));
+            }
+        }
+        bq.points = wdl.points();
+        records.push(bq);
+        rows.push(Standing {
+            entrant: e,
+            wdl,
+            discs,
+            bq: 0.0,
+            withdrew: withdrew[e],
+        });
+    }
+    let points: Vec<f64> = rows.iter().map(|s| s.wdl.points()).collect();
+    for (row, bq) in rows.iter_mut().zip(brightwell(&records, &points, rounds)) {
+        row.bq = bq;
+    }
+    rows.sort_by(|x, y| {
+        y.wdl
+            .points()
+            .total_cmp(&x.wdl.points())
+            .then(y.bq.total_cmp(&x.bq))
+            .then(y.discs.cmp(&x.discs))
+    });
+    rows
+}
+
+/// The standings as a table.
+pub fn format_standings(rows: &[Standing], names: &[String]) -> String {
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let mut out = vec![format!(
+        "rank {:width$}  points  games   W   D   L  discs      BQ",
+        "name"
+    )];
+    for (i, s) in rows.iter().enumerate() {
+        out.push(format!(
+            "{:>4} {:width$}  {:>6.1}  {:>5} {:>3} {:>3} {:>3}  {:>5}  {:>6.0}{}",
+            i + 1,
+            names[s.entrant],
+            s.wdl.points(),
+            s.wdl.games(),
+            s.wdl.wins,
+            s.wdl.draws,
+            s.wdl.losses,
+            s.discs,
+            s.bq,
+            if s.withdrew { "  (withdrew)" } else { "" }
+        ));
+    }
+    out.join("\n")
+}
+
+/// One line per game lost by default: game number, who, and what happened.
+pub fn format_forfeits(results: &[GameResult], names: &[String]) -> Vec<String> {
+    results
+        .iter()
+        .filter_map(|r| {
+            let f = r.outcome.forfeit.as_ref()?;
+            let [b, w] = r.game.colours();
+            let loser = if f.loser == crate::Color::Black { b } else { w };
+            Some(format!(
+                "game {}: {} ({}) {}",
+                r.game.index + 1,
+                names[loser],
+                f.loser,
+                f.fault
+            ))
+        })
+        .collect()
+}
