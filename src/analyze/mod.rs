@@ -8,7 +8,8 @@
 //! negating. Where the position is within the level's exact-solve window both
 //! evaluations are exact final disc margins. Evaluations are in discs from the
 //! mover's point of view; the loss is `best − played`, never below 0 (a played
-//! move that a search rates above the first pick is taken as the best). A loss of
+//! move that a search rates at least as high as the first pick is taken as the
+//! best). A move that ends the game is scored exactly. A loss of
 //! at least the threshold is a mistake (`?`), of three times the threshold a
 //! blunder (`??`).
 //!
@@ -136,22 +137,21 @@ pub fn analyze(
             continue;
         }
         let best = run(pos, limits.depth);
-        let best_move = best.best.expect("a position with a move to play");
-        let best_exact = best.kind == ScoreKind::Exact;
-        let (mut best_move, mut best_eval) = (best_move, to_discs(best.score));
-        let (played_eval, played_exact) = if played == best_move {
+        let mut best_move = best.best.expect("a position with a move to play");
+        let mut best_exact = best.kind == ScoreKind::Exact;
+        let mut best_eval = to_discs(best.score);
+        let child = positions[i + 1];
+        let (played_eval, played_exact) = if child.board.is_game_over() {
+            (f64::from(-child.board.final_score()), true)
+        } else if played == best_move {
             (best_eval, best_exact)
         } else {
-            let child = positions[i + 1];
-            if child.board.is_game_over() {
-                (f64::from(-child.board.final_score()), true)
-            } else {
-                let r = run(&child, limits.depth.saturating_sub(1));
-                (-to_discs(r.score), r.kind == ScoreKind::Exact)
-            }
+            let r = run(&child, limits.depth.saturating_sub(1));
+            (-to_discs(r.score), r.kind == ScoreKind::Exact)
         };
-        if played_eval > best_eval {
-            (best_move, best_eval) = (played, played_eval);
+        // A played move rated at least as high as the first pick is the best.
+        if played == best_move || played_eval >= best_eval {
+            (best_move, best_eval, best_exact) = (played, played_eval, played_exact);
         }
         let loss = best_eval - played_eval;
         let mark = if loss >= BLUNDER_FACTOR * opts.threshold {

@@ -14,8 +14,8 @@ pub struct PairSummary {
     pub second: usize,
     /// The first entrant's wins, draws and losses.
     pub wdl: Wdl,
-    /// The first entrant's Elo advantage.
-    pub elo: EloEstimate,
+    /// The first entrant's Elo advantage (`None` without games).
+    pub elo: Option<EloEstimate>,
     /// Colour-swapped pairs by the first entrant's points (0, ½, 1, 1½, 2).
     pub pentanomial: [u32; 5],
     /// The mean disc margin for the first entrant.
@@ -62,16 +62,28 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
     }
 }
 
-fn signed(x: Option<f64>) -> String {
-    x.map_or("inf".into(), |v| format!("{v:+.1}"))
+fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
 }
 
 /// The summary as text, one item per line.
 pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
     let (a, b) = (&names[s.first], &names[s.second]);
     let p = s.wdl.score().unwrap_or(0.5);
-    let low = s.elo.low.map_or("-inf".into(), |v| format!("{v:+.1}"));
-    let high = s.elo.high.map_or("+inf".into(), |v| format!("{v:+.1}"));
+    let elo = s.elo.map_or("none (no games)".into(), |e| {
+        format!(
+            "{} (95% interval {} .. {})",
+            signed(e.elo),
+            signed(e.low),
+            signed(e.high)
+        )
+    });
     [
         format!("{a} vs {b}: {} games", s.wdl.games()),
         format!(
@@ -81,10 +93,7 @@ pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
             s.wdl.losses,
             100.0 * p
         ),
-        format!(
-            "  Elo difference: {} (95% interval {low} .. {high})",
-            signed(s.elo.elo)
-        ),
+        format!("  Elo difference: {elo}"),
         format!(
             "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {a}): {}",
             s.pentanomial.map(|c| c.to_string()).join(" ")

@@ -8,7 +8,8 @@
 //! `E(p) = -400 · log10(1/p − 1)`. The 95 % interval is `E(p ± 1.96 · s)`, where
 //! `s = sqrt(Σ (xᵢ − p)² / n) / sqrt(n)` is the standard error of the mean of the
 //! per-game scores `xᵢ ∈ {0, ½, 1}` (the normal approximation cutechess-cli uses).
-//! A score of 0 or 1, or a bound outside (0, 1), has no finite Elo: `None`.
+//! A score of 0 or 1, or a bound outside (0, 1), has an infinite Elo (−∞ or +∞):
+//! with no loss or no win at all the data give no upper or lower bound.
 //!
 //! # Brightwell Quotient
 //!
@@ -17,9 +18,16 @@
 /// 1.96: the two-sided 95 % quantile of the normal distribution.
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
-/// The Elo difference that an expected score `p` (0 < p < 1) stands for.
-pub fn elo_from_score(p: f64) -> Option<f64> {
-    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
+/// The Elo difference that an expected score `p` stands for (−∞ at or below 0,
+/// +∞ at or above 1).
+pub fn elo_from_score(p: f64) -> f64 {
+    if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else if p >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
 }
 
 /// Wins, draws and losses from one entrant's point of view.
@@ -60,31 +68,29 @@ impl Wdl {
     }
 
     /// The Elo difference and its 95 % interval (see the module documentation).
-    pub fn elo(&self) -> EloEstimate {
-        let Some(p) = self.score() else {
-            return EloEstimate::default();
-        };
+    pub fn elo(&self) -> Option<EloEstimate> {
+        let p = self.score()?;
         let n = f64::from(self.games());
         let dev = |x: f64, k: u32| f64::from(k) * (x - p).powi(2);
         let variance = (dev(1.0, self.wins) + dev(0.5, self.draws) + dev(0.0, self.losses)) / n;
         let margin = Z_95 * (variance / n).sqrt();
-        EloEstimate {
+        Some(EloEstimate {
             elo: elo_from_score(p),
             low: elo_from_score(p - margin),
             high: elo_from_score(p + margin),
-        }
+        })
     }
 }
 
-/// An Elo difference with its 95 % interval; `None` where it is infinite.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// An Elo difference with its 95 % interval (ends may be infinite).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     /// The point estimate.
-    pub elo: Option<f64>,
+    pub elo: f64,
     /// The interval's lower end.
-    pub low: Option<f64>,
+    pub low: f64,
     /// The interval's upper end.
-    pub high: Option<f64>,
+    pub high: f64,
 }
 
 /// Counts of colour-swapped pairs by the first entrant's points in the pair:
@@ -150,14 +156,14 @@ mod tests {
             draws: 20,
             losses: 20,
         };
-        let e = w.elo();
+        let e = w.elo().unwrap();
         // -400·log10(1/0.7 − 1) = -400·log10(0.428571…) = 147.19.
-        assert!((e.elo.unwrap() - 147.19).abs() < 0.01, "{e:?}");
+        assert!((e.elo - 147.19).abs() < 0.01, "{e:?}");
         // Variance: (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16, s = 0.4/10 = 0.04,
         // p ± 1.96·0.04 = 0.6216 .. 0.7784, so E = -400·log10(0.60875) = 86.22
         // .. -400·log10(0.28469) = 218.25.
-        assert!((e.low.unwrap() - 86.22).abs() < 0.05, "{e:?}");
-        assert!((e.high.unwrap() - 218.25).abs() < 0.05, "{e:?}");
+        assert!((e.low - 86.22).abs() < 0.05, "{e:?}");
+        assert!((e.high - 218.25).abs() < 0.05, "{e:?}");
     }
 
     #[test]
@@ -167,16 +173,27 @@ mod tests {
             draws: 2,
             losses: 3,
         };
-        assert_eq!(even.elo().elo, Some(0.0));
-        let e = even.elo();
-        assert!((e.low.unwrap() + e.high.unwrap()).abs() < 1e-9, "symmetric");
+        let e = even.elo().unwrap();
+        assert_eq!(e.elo, 0.0);
+        assert!((e.low + e.high).abs() < 1e-9, "symmetric");
         let all = Wdl {
             wins: 4,
             draws: 0,
             losses: 0,
         };
-        assert_eq!(all.elo().elo, None);
-        assert_eq!(Wdl::default().elo(), EloEstimate::default());
+        let e = all.elo().unwrap();
+        assert_eq!(
+            (e.elo, e.low, e.high),
+            (f64::INFINITY, f64::INFINITY, f64::INFINITY)
+        );
+        let one_draw = Wdl {
+            wins: 3,
+            draws: 1,
+            losses: 0,
+        };
+        let e = one_draw.elo().unwrap();
+        assert!(e.low.is_finite() && e.elo.is_finite() && e.high == f64::INFINITY);
+        assert_eq!(Wdl::default().elo(), None);
     }
 
     #[test]
