@@ -87,7 +87,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let forfeits = format_forfeits(&results, &names);
     if !forfeits.is_empty() {
         println!();
-        println!("forfeits:");
+        println!("games lost by default:");
         for f in forfeits {
             println!("  {f}");
         }

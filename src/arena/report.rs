@@ -64,7 +64,8 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
 
 fn signed(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:+.1}")
+        // Adding 0 turns -0 into +0.
+        format!("{:+.1}", x + 0.0)
     } else if x > 0.0 {
         "+inf".into()
     } else {
