@@ -148,8 +148,8 @@ fn two_levels_over_nboard_with_depths_and_a_clock() {
 }
 
 /// A match of 4 games against a double that misbehaves after 2 honest moves.
-fn misbehaving(mode: &str) -> (String, Vec<GgfGame>) {
-    let dir = scratch(mode);
+fn misbehaving(mode: &str, limits: &[&str]) -> (String, Vec<GgfGame>) {
+    let dir = scratch(&format!("{mode}{}", limits.join("")));
     let double = format!(
         "{}/tests/doubles/gtp_misbehave.sh",
         env!("CARGO_MANIFEST_DIR")
@@ -159,28 +159,33 @@ fn misbehaving(mode: &str) -> (String, Vec<GgfGame>) {
         dir.display()
     );
     let good = mollett("good", 1);
-    run_match(
-        &dir,
-        &[
-            "--engine",
-            &good,
-            "--engine",
-            &bad,
-            "--games",
-            "4",
-            "--opening-plies",
-            "4",
-        ],
-    )
+    let mut args = vec![
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "4",
+        "--opening-plies",
+        "4",
+    ];
+    args.extend(limits);
+    run_match(&dir, &args)
 }
 
-fn assert_forfeits(mode: &str, what: &str) {
-    let (report, games) = misbehaving(mode);
+/// Every game is lost by default by the double, in the way `what` says, with
+/// `suffix` on the result (`r`, or `t` on time).
+fn assert_forfeits(mode: &str, limits: &[&str], what: &str, suffix: &str) {
+    let (report, games) = misbehaving(mode, limits);
     assert_eq!(games.len(), 4, "the match completes");
     assert_eq!(wdl(&report), [4, 0, 0], "{report}");
     for (i, g) in games.iter().enumerate() {
         let (margin, forfeit) = result(g);
-        assert!(forfeit, "{:?}", g.re);
+        assert!(
+            forfeit && g.re.as_deref().unwrap().ends_with(suffix),
+            "{:?}",
+            g.re
+        );
         // good is Black in even games: the margin favours it, 33-31 at least.
         let for_good = if i % 2 == 0 { margin } else { -margin };
         assert!(for_good >= 2, "{:?}", g.re);
@@ -200,12 +205,23 @@ fn assert_forfeits(mode: &str, what: &str) {
 
 #[test]
 fn an_entrant_that_crashes_mid_game_loses_and_the_match_completes() {
-    assert_forfeits("crash", "crashed");
+    assert_forfeits("crash", &[], "crashed", ":r");
 }
 
 #[test]
 fn an_entrant_that_plays_an_illegal_move_loses_with_the_offending_line() {
-    assert_forfeits("illegal", "illegal move: '= d4'");
+    assert_forfeits("illegal", &[], "illegal move: '= d4'", ":r");
+}
+
+#[test]
+fn an_entrant_that_stops_answering_hangs_or_loses_on_time() {
+    assert_forfeits(
+        "silent",
+        &["--hang-timeout", "1"],
+        "hung: no answer to 'genmove",
+        ":r",
+    );
+    assert_forfeits("silent", &["--move-time", "0.3"], "lost on time", ":t");
 }
 
 #[test]

@@ -24,11 +24,21 @@ pub struct MoveRequest<'a> {
     pub deadline: Instant,
 }
 
+/// An entrant's answer to a move request (not yet checked for legality).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The move.
+    pub mv: Move,
+    /// The entrant's eval in discs for the mover, if it gave one (NBoard).
+    pub eval: Option<f64>,
+    /// The line the move came from, for error reports.
+    pub line: String,
+}
+
 /// One side of a game over a protocol.
 pub trait Client: Send {
-    /// The entrant's move (not yet checked for legality): the move and the
-    /// answer line it came from, or a fault.
-    fn genmove(&mut self, req: &MoveRequest) -> Result<(Move, String), Fault>;
+    /// The entrant's answer, or a fault.
+    fn genmove(&mut self, req: &MoveRequest) -> Result<Answer, Fault>;
 }
 
 /// Starts `spec` and sets it up for a new game from the start position.
@@ -125,7 +135,7 @@ fn colour(side: Color) -> &'static str {
 }
 
 impl Client for Gtp {
-    fn genmove(&mut self, req: &MoveRequest) -> Result<(Move, String), Fault> {
+    fn genmove(&mut self, req: &MoveRequest) -> Result<Answer, Fault> {
         let moves: Vec<Move> = req.record.moves.iter().map(|m| m.mv).collect();
         if !moves.starts_with(&self.told) {
             self.expect_ok("clear_board", req.deadline)?;
@@ -160,7 +170,11 @@ impl Client for Gtp {
         let mv = parse_move(&answer)
             .ok_or_else(|| Fault::Protocol(format!("'= {answer}' is not a move")))?;
         self.told.push(mv);
-        Ok((mv, format!("= {answer}")))
+        Ok(Answer {
+            mv,
+            eval: None,
+            line: format!("= {answer}"),
+        })
     }
 }
 
@@ -193,7 +207,7 @@ impl Nboard {
 }
 
 impl Client for Nboard {
-    fn genmove(&mut self, req: &MoveRequest) -> Result<(Move, String), Fault> {
+    fn genmove(&mut self, req: &MoveRequest) -> Result<Answer, Fault> {
         self.process.send(&format!("set game {}", req.record))?;
         self.sync(req.deadline)?;
         self.process.send("go")?;
@@ -204,7 +218,11 @@ impl Client for Nboard {
             };
             let item = rest.split_whitespace().collect::<Vec<_>>().join("/");
             return parse_move_item(&item)
-                .map(|m| (m.mv, line.clone()))
+                .map(|m| Answer {
+                    mv: m.mv,
+                    eval: m.eval,
+                    line: line.clone(),
+                })
                 .map_err(|_| Fault::Protocol(format!("'{line}' is not a move")));
         }
     }

@@ -148,12 +148,12 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         let fault = match answer {
             Err(Fault::Hung(why)) if timed => Some(Fault::Time(why)),
             Err(f) => Some(f),
-            Ok((mv, line)) => match game.play(mv) {
-                Err(why) => Some(Fault::Illegal(format!("'{line}': {mv} {why}"))),
+            Ok(a) => match game.play(a.mv) {
+                Err(why) => Some(Fault::Illegal(format!("'{}': {} {why}", a.line, a.mv))),
                 Ok(()) => {
                     record.moves.push(GgfMove {
-                        mv,
-                        eval: None,
+                        mv: a.mv,
+                        eval: a.eval,
                         time: Some((took * 1000.0).round() / 1000.0),
                     });
                     over_time(&mut left[i], limits, took)

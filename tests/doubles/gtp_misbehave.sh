@@ -2,7 +2,8 @@
 # A GTP test double: forwards every command to a real engine and its answers
 # back, but after K honest genmove answers it misbehaves once:
 #   crash    exits at the next genmove (status 3), without answering;
-#   illegal  answers the next genmove with d4, a centre square, never empty.
+#   illegal  answers the next genmove with d4, a centre square, never empty;
+#   silent   never answers the next genmove (sleeps until killed).
 # Usage: gtp_misbehave.sh MODE K WORKDIR ENGINE [ARGS...]
 # WORKDIR must exist; the double makes its two pipes there.
 mode=$1
@@ -22,6 +23,9 @@ while IFS= read -r line; do
         if [ "$n" -gt "$k" ]; then
             if [ "$mode" = crash ]; then
                 exit 3
+            fi
+            if [ "$mode" = silent ]; then
+                exec sleep 600
             fi
             printf '= d4\n\n'
             continue
