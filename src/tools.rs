@@ -12,6 +12,10 @@ use mollett::arena::spec::{EntrantSpec, LimitFlags};
 use mollett::arena::{MatchConfig, schedule};
 use std::io::{Read, Write};
 
+/// Random openings when neither `--games` nor `--random-openings` says: 10, so
+/// 20 games, enough for a first look and done in seconds at low levels.
+const DEFAULT_RANDOM_OPENINGS: usize = 10;
+
 /// Runs a match or tournament and prints its report.
 pub fn run_match(args: MatchArgs) -> Result<()> {
     let entrants = args
@@ -33,9 +37,10 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
             parse_openings(&text)?
         }
         None => {
-            let count = args
-                .random_openings
-                .unwrap_or_else(|| args.games.map_or(10, |g| g.div_ceil(2)));
+            let count = args.random_openings.unwrap_or_else(|| {
+                args.games
+                    .map_or(DEFAULT_RANDOM_OPENINGS, |g| g.div_ceil(2))
+            });
             random_openings(count, args.opening_plies, args.seed)?
         }
     };
