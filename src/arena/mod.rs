@@ -127,6 +127,9 @@ impl MatchConfig {
             return Err(SpecError("a match needs two or more entrants".into()));
         }
         for (i, e) in self.entrants.iter().enumerate() {
+            if e.command.is_empty() {
+                return Err(SpecError(format!("entrant '{}' has no command", e.name)));
+            }
             if self.entrants[..i].iter().any(|o| o.name == e.name) {
                 return Err(SpecError(format!("two entrants are named '{}'", e.name)));
             }

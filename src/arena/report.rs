@@ -246,3 +246,92 @@ pub fn format_forfeits(results: &[GameResult], names: &[String]) -> Vec<String> 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::game::{Forfeit, GameOutcome};
+    use crate::arena::process::Fault;
+    use crate::arena::schedule;
+    use crate::board::{Color, Position};
+    use crate::format::GgfGame;
+
+    /// The schedule of 3 entrants, 2 games per pairing, with Black's margins.
+    fn results(black_margins: [i32; 6], forfeit: Option<usize>) -> Vec<GameResult> {
+        schedule(3, 2, 1)
+            .into_iter()
+            .zip(black_margins)
+            .map(|(game, margin)| {
+                let forfeit = forfeit.and_then(|e| {
+                    let [b, w] = game.colours();
+                    let loser = if b == e {
+                        Color::Black
+                    } else if w == e {
+                        Color::White
+                    } else {
+                        return None;
+                    };
+                    Some(Forfeit {
+                        loser,
+                        fault: Fault::Start("cannot run".into()),
+                    })
+                });
+                GameResult {
+                    game,
+                    outcome: GameOutcome {
+                        record: GgfGame::new(Position::START),
+                        margin,
+                        passes: 0,
+                        empties: 0,
+                        forfeit,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn standings_break_a_tie_by_brightwell_quotient() {
+        // Games: 0-1 (0 Black) +10, 1-0 (1 Black) -4, 0-2 (0 Black) -20, 2-0 0,
+        // 1-2 (1 Black) +2, 2-1 (2 Black) +64.
+        let rows = standings(&results([10, -4, -20, 0, 2, 64], None), 3, 2);
+        // Points: 0 → 2.5, 1 → 1, 2 → 2.5. Discs: 0 → 37+34+22+32 = 125,
+        // 1 → 27+30+33+0 = 90, 2 → 42+32+31+64 = 169. Three entrants, 2 games per
+        // pairing: 6 rounds, c = round(64/6) = 11, two byes each.
+        // BQ 0 = 125 + 11·(1+1+2.5+2.5) + 2·(32 + 11·2.5) = 125 + 77 + 119 = 321
+        // BQ 1 = 90 + 11·(2.5·4) + 2·(32 + 11) = 90 + 110 + 86 = 286
+        // BQ 2 = 169 + 11·(2.5+2.5+1+1) + 2·(32 + 27.5) = 169 + 77 + 119 = 365
+        let order: Vec<(usize, f64, u32, f64)> = rows
+            .iter()
+            .map(|r| (r.entrant, r.wdl.points(), r.discs, r.bq))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                (2, 2.5, 169, 365.0),
+                (0, 2.5, 125, 321.0),
+                (1, 1.0, 90, 286.0)
+            ]
+        );
+        assert!(rows.iter().all(|r| !r.withdrew));
+        let table = format_standings(&rows, &["a".into(), "b".into(), "c".into()]);
+        assert!(table.lines().nth(1).unwrap().contains(" c "), "{table}");
+    }
+
+    #[test]
+    fn an_entrant_that_never_starts_has_withdrawn() {
+        // Entrant 1 loses every game by default (33-31 for the other side).
+        let rows = standings(&results([2, -2, 20, 10, -2, 2], Some(1)), 3, 2);
+        let one = rows.iter().find(|r| r.entrant == 1).unwrap();
+        assert!(one.withdrew);
+        // Entrant 0: 2 points from the forfeits, 1 from 0-2 (+20: 42 discs) and
+        // none from 2-0 (-10 for it: 27 discs); entrant 2 also has 3. The games
+        // against 1 count as withdrawn: BQ = 42 + 27 + 11·(3 + 3)
+        // + (2 byes + 2 withdrawn)·(32 + 11·3).
+        let zero = rows.iter().find(|r| r.entrant == 0).unwrap();
+        let two = rows.iter().find(|r| r.entrant == 2).unwrap();
+        assert_eq!(zero.wdl.points(), 3.0);
+        assert_eq!(two.wdl.points(), 3.0);
+        assert_eq!(zero.bq, 69.0 + 11.0 * 6.0 + 4.0 * (32.0 + 33.0));
+    }
+}
