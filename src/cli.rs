@@ -35,6 +35,9 @@ pub struct EngineArgs {
     /// Seed for the tie-breaks between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The leaf evaluation, mobility or discs (default: the level's).
+    #[arg(long)]
+    pub eval: Option<mollett::eval::EvalKind>,
     /// Solve exactly at this many empties or fewer, whatever the level.
     #[arg(long, value_name = "EMPTIES")]
     pub exact_empties: Option<u32>,
@@ -97,4 +100,82 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: u16,
     },
+    /// Play engines against each other over GTP or NBoard: a match of two, or a
+    /// round-robin tournament of three or more.
+    Match(MatchArgs),
+    /// Review a game: for every move, the best move, both evaluations, the loss
+    /// in discs and a mark for mistakes.
+    Analyze(AnalyzeArgs),
+}
+
+/// `mollett match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// An entrant, `NAME=COMMAND` (repeatable; two or more). COMMAND is a whole
+    /// command line, split into words as a shell would.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// The protocol every entrant speaks: gtp or nboard.
+    #[arg(long, default_value = "gtp")]
+    pub proto: mollett::arena::spec::Proto,
+    /// Openings file: one transcript per line, `#` comments (as the XOT lists).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Number of seeded random openings (default: half the games, rounded up).
+    #[arg(long, value_name = "N")]
+    pub random_openings: Option<usize>,
+    /// Plies of each random opening.
+    #[arg(long, value_name = "K", default_value_t = 8)]
+    pub opening_plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games per pairing (default: two per opening, colours swapped).
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Depth sent to the engines (NBoard `set depth`), `D` or `NAME=D`; repeatable.
+    #[arg(long, value_name = "[NAME=]D")]
+    pub depth: Vec<String>,
+    /// Seconds per move, `S` or `NAME=S`; repeatable.
+    #[arg(long, value_name = "[NAME=]S")]
+    pub move_time: Vec<String>,
+    /// Game clock kept by the runner, `[[h:]m:]s[/increment[/grace]]` or
+    /// `NAME=CLOCK`; repeatable. The grace is 0 unless given.
+    #[arg(long, value_name = "[NAME=]CLOCK")]
+    pub clock: Vec<String>,
+    /// Games played at once (default: cores / threads per engine).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Search threads each engine uses (only sets the default concurrency).
+    #[arg(long, default_value_t = 1)]
+    pub threads_per_engine: usize,
+    /// Seconds to wait for an answer when no clock bounds it.
+    #[arg(long, default_value_t = 60.0)]
+    pub hang_timeout: f64,
+    /// Write every game as GGF to this file, one record per line.
+    #[arg(long, value_name = "FILE")]
+    pub games_file: Option<std::path::PathBuf>,
+}
+
+/// `mollett analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The game: a transcript (f5d6c3...), a GGF file, a file holding a
+    /// transcript, or `-` for stdin.
+    pub game: String,
+    /// Search level for every position: 1..60, easy, medium or hard.
+    #[arg(long, default_value = "10")]
+    pub level: Level,
+    /// A loss of this many discs or more is a mistake (three times: a blunder).
+    #[arg(long, default_value_t = 4.0)]
+    pub threshold: f64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Print one JSON object per move instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the evaluation curve into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }

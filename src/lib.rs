@@ -5,11 +5,14 @@
 //! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
 //! [`perft`] (move-generator verification); [`variant`] holds the rule variants
-//! (historical Reversi, Anti-Reversi) with their own perft and search.
+//! (historical Reversi, Anti-Reversi) with their own perft and search; [`arena`]
+//! runs engine-vs-engine matches and [`analyze`] reviews a game.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod analyze;
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -1,6 +1,7 @@
 //! The `mollett` binary: command-line parsing only; the work is in the library.
 
 mod cli;
+mod tools;
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -148,8 +149,12 @@ fn main() {
 /// The engine loop on stdin and stdout, with the flags' settings.
 fn run_loop(args: EngineArgs) -> Result<()> {
     let defaults = Settings::default();
+    let mut level = args.level.unwrap_or(defaults.level);
+    if let Some(eval) = args.eval {
+        level.eval = eval;
+    }
     let settings = Settings {
-        level: args.level.unwrap_or(defaults.level),
+        level,
         threads: args.threads.unwrap_or(defaults.threads),
         hash_mb: args.hash,
         seed: args.seed,
@@ -192,6 +197,8 @@ fn run(cli: Cli) -> Result<bool> {
             json,
         ),
         Some(Command::Bench { threads }) => run_bench(threads.into()).map(|()| true),
+        Some(Command::Match(args)) => tools::run_match(args).map(|()| true),
+        Some(Command::Analyze(args)) => tools::run_analyze(args).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }
 }

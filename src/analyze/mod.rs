@@ -1,0 +1,212 @@
+//! Game analysis (`mollett analyze`): for every move of a game, the best move and
+//! the evaluations of both, the loss in discs and a mark for mistakes.
+//!
+//! Each position before a move (forced passes excepted) is searched at the
+//! analysis level: that gives the best move and its evaluation. The move played,
+//! when it is not the best, is evaluated by searching the position after it one
+//! ply less deep (so both moves are looked at to the same total depth) and
+//! negating. Where the position is within the level's exact-solve window both
+//! evaluations are exact final disc margins. Evaluations are in discs from the
+//! mover's point of view; the loss is `best − played`, never below 0 (a played
+//! move that a search rates at least as high as the first pick is taken as the
+//! best). A move that ends the game is scored exactly. A loss of
+//! at least the threshold is a mistake (`?`), of three times the threshold a
+//! blunder (`??`).
+//!
+//! The analysis works on [`Game`] and [`Position`] only, so any game the board
+//! module can play can be analysed.
+
+pub mod svg;
+
+use crate::board::{Color, Move, Position};
+use crate::eval::to_discs;
+use crate::format::{ParseError, parse_ggf_records, parse_transcript};
+use crate::game::Game;
+use crate::search::{Level, ScoreKind, SearchRequest, SearchResult, search};
+use crate::tt::{TranspositionTable, TtError};
+use std::sync::atomic::AtomicBool;
+
+/// A blunder loses this many times the mistake threshold.
+pub const BLUNDER_FACTOR: f64 = 3.0;
+
+/// How to analyse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnalyzeOptions {
+    /// The search level for every position.
+    pub level: Level,
+    /// A loss of this many discs or more is a mistake.
+    pub threshold: f64,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+}
+
+/// One move's analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAnalysis {
+    /// The move's number in the game, from 1, passes counted.
+    pub ply: usize,
+    /// The side that moved.
+    pub side: Color,
+    /// Empty squares before the move.
+    pub empties: u32,
+    /// The move played.
+    pub played: Move,
+    /// Its evaluation, in discs for the mover.
+    pub played_eval: f64,
+    /// The best move found.
+    pub best: Move,
+    /// Its evaluation, in discs for the mover.
+    pub best_eval: f64,
+    /// Whether both evaluations are exact final margins.
+    pub exact: bool,
+    /// `best_eval − played_eval`, at least 0.
+    pub loss: f64,
+    /// `""`, `"?"` (a mistake) or `"??"` (a blunder).
+    pub mark: &'static str,
+}
+
+impl MoveAnalysis {
+    /// Whether the loss reaches the mistake threshold.
+    pub fn is_mistake(&self) -> bool {
+        !self.mark.is_empty()
+    }
+
+    /// An evaluation of this move's position turned to Black's point of view.
+    pub fn for_black(&self, eval: f64) -> f64 {
+        match self.side {
+            Color::Black => eval,
+            Color::White => -eval,
+        }
+    }
+
+    /// The analysis as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "ply": self.ply,
+            "side": self.side.to_string(),
+            "empties": self.empties,
+            "played": self.played.to_string(),
+            "played_eval": self.played_eval,
+            "best": self.best.to_string(),
+            "best_eval": self.best_eval,
+            "exact": self.exact,
+            "loss": self.loss,
+            "mistake": self.is_mistake(),
+            "mark": self.mark,
+        })
+    }
+}
+
+/// Reads a game: a GGF record (the first, if several) or a transcript from the
+/// start position.
+pub fn parse_game(text: &str) -> Result<Game, ParseError> {
+    if text.trim_start().starts_with('(') {
+        let records = parse_ggf_records(text)?;
+        let first = records.first().ok_or_else(|| {
+            ParseError::at_end(crate::format::ErrorKind::Unexpected, "no GGF record", text)
+        })?;
+        // Parsing has checked every move.
+        Ok(first.to_game().expect("a parsed record replays"))
+    } else {
+        parse_transcript(Position::START, text.trim())
+    }
+}
+
+/// Analyses every move of `game` (forced passes excepted), calling `on_move` as
+/// each is done.
+pub fn analyze(
+    game: &Game,
+    opts: &AnalyzeOptions,
+    on_move: &mut dyn FnMut(&MoveAnalysis),
+) -> Result<Vec<MoveAnalysis>, TtError> {
+    let tt = TranspositionTable::new(opts.hash_mb)?;
+    let stop = AtomicBool::new(false);
+    let mut limits = opts.level.limits;
+    // No win/loss/draw-only proofs: a score is either heuristic or exact.
+    limits.wld_empties = limits.exact_empties;
+    let run = |pos: &Position, depth: u32| -> SearchResult {
+        let mut req = SearchRequest::new(pos.board, opts.level);
+        req.limits = limits;
+        req.limits.depth = depth.max(1);
+        search(&req, &tt, &stop, &mut |_| {})
+    };
+    let mut out = Vec::new();
+    let positions = game.positions();
+    for (i, (pos, &played)) in positions.iter().zip(&game.moves).enumerate() {
+        if played == Move::Pass {
+            continue;
+        }
+        let best = run(pos, limits.depth);
+        let mut best_move = best.best.expect("a position with a move to play");
+        let mut best_exact = best.kind == ScoreKind::Exact;
+        let mut best_eval = to_discs(best.score);
+        let child = positions[i + 1];
+        let (played_eval, played_exact) = if child.board.is_game_over() {
+            (f64::from(-child.board.final_score()), true)
+        } else if played == best_move {
+            (best_eval, best_exact)
+        } else {
+            let r = run(&child, limits.depth.saturating_sub(1));
+            (-to_discs(r.score), r.kind == ScoreKind::Exact)
+        };
+        // A played move rated at least as high as the first pick is the best.
+        if played == best_move || played_eval >= best_eval {
+            (best_move, best_eval, best_exact) = (played, played_eval, played_exact);
+        }
+        let loss = best_eval - played_eval;
+        let mark = if loss >= BLUNDER_FACTOR * opts.threshold {
+            "??"
+        } else if loss >= opts.threshold {
+            "?"
+        } else {
+            ""
+        };
+        let a = MoveAnalysis {
+            ply: i + 1,
+            side: pos.side,
+            empties: pos.board.empties(),
+            played,
+            played_eval,
+            best: best_move,
+            best_eval,
+            exact: best_exact && played_exact,
+            loss,
+            mark,
+        };
+        on_move(&a);
+        out.push(a);
+    }
+    Ok(out)
+}
+
+/// The header of [`format_line`]'s table.
+pub const TABLE_HEADER: &str = " ply side  empties played    eval best      eval    loss";
+
+/// One move as a table line; exact evaluations carry `=`.
+pub fn format_line(a: &MoveAnalysis) -> String {
+    let kind = if a.exact { "=" } else { " " };
+    format!(
+        "{:>4} {:<5} {:>7} {:<6} {:>+7.2}{kind} {:<6} {:>+7.2}{kind} {:>6.2} {}",
+        a.ply, a.side, a.empties, a.played, a.played_eval, a.best, a.best_eval, a.loss, a.mark
+    )
+    .trim_end()
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_from_transcripts_and_ggf() {
+        let t = parse_game("f5d6c3\n").unwrap();
+        assert_eq!(t.len(), 3);
+        let g = parse_game(
+            "(;GM[Othello]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)",
+        )
+        .unwrap();
+        assert_eq!(g.len(), 2);
+        assert!(parse_game("f5f5").is_err());
+        assert!(parse_game("(;GM[Othello]").is_err());
+    }
+}

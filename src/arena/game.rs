@@ -1,0 +1,258 @@
+//! One game between two entrants: fresh processes for both, the opening played
+//! out, then moves asked for in turn until the game ends or a side forfeits.
+//!
+//! # Forfeits
+//!
+//! An illegal move, a crash, a hang, a protocol error, a resignation or a clock
+//! that runs out loses the game for that side. The disc score recorded follows
+//! over-the-board practice: the runner completes the game from the position
+//! where it stopped, both sides played by a fixed-depth Mollett search
+//! ([`ADJUDICATION_LEVEL`]), and the side that did not default gets the greater of
+//! that result and the smallest win, 33–31 (a margin of [`FORFEIT_MARGIN`]). The
+//! GGF record keeps only the moves actually played, with `RE[score:t]` for a loss
+//! on time or `RE[score:r]` for the other forfeits, and a `CO[..]` comment saying
+//! who defaulted and why.
+
+use super::client::{Client, MoveRequest, connect};
+use super::process::Fault;
+use super::spec::{EntrantLimits, EntrantSpec, Proto};
+use crate::board::{Color, Move, Position};
+use crate::format::{GgfGame, GgfMove};
+use crate::game::Game;
+use crate::search::{Level, SearchRequest, search};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The level that completes a forfeited game for its score: depth 4, exact at 8
+/// empties (fast, and far better than nothing).
+pub const ADJUDICATION_LEVEL: u32 = 4;
+
+/// The margin of the smallest win, 33–31: a forfeit scores at least this.
+pub const FORFEIT_MARGIN: i32 = 2;
+
+/// Slack beyond a time per move before it counts as a loss on time: the pipe and
+/// process overhead of one move (fixed part, in seconds, plus a fraction).
+pub const MOVE_TIME_SLACK: (f64, f64) = (0.1, 0.1);
+
+/// Extra wait, in seconds, past a clock or a time per move before a silent
+/// entrant is declared lost (it has lost on time by then either way).
+const HANG_MARGIN: f64 = 1.0;
+
+/// Everything one game needs.
+pub struct GameSetup<'a> {
+    /// The opening, from the start position.
+    pub opening: &'a Game,
+    /// Black's and White's entrant.
+    pub players: [&'a EntrantSpec; 2],
+    /// Black's and White's limits.
+    pub limits: [&'a EntrantLimits; 2],
+    /// The protocol.
+    pub proto: Proto,
+    /// Seconds to wait for an answer when no clock bounds the move.
+    pub hang_timeout: f64,
+}
+
+/// Who defaulted and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forfeit {
+    /// The side that lost by default.
+    pub loser: Color,
+    /// What it did.
+    pub fault: Fault,
+}
+
+/// How a game went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutcome {
+    /// The record: players, clocks, opening and moves with their times.
+    pub record: GgfGame,
+    /// The final disc margin for Black (the adjudicated one after a forfeit).
+    pub margin: i32,
+    /// Passes played.
+    pub passes: usize,
+    /// Empty squares left when the game ended (0 after a forfeit's completion
+    /// unless the completed game ended early).
+    pub empties: u32,
+    /// Set when a side lost by default.
+    pub forfeit: Option<Forfeit>,
+}
+
+fn side_index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Plays one game.
+pub fn play_game(setup: &GameSetup) -> GameOutcome {
+    let mut record = GgfGame::new(Position::START);
+    record.pc = Some("mollett match".into());
+    record.pb = Some(setup.players[0].name.clone());
+    record.pw = Some(setup.players[1].name.clone());
+    let [lb, lw] = setup.limits;
+    if lb.clock == lw.clock {
+        record.ti = lb.clock;
+    } else {
+        record.tb = lb.clock;
+        record.tw = lw.clock;
+    }
+    record.moves = setup
+        .opening
+        .moves
+        .iter()
+        .map(|&m| GgfMove::from(m))
+        .collect();
+    let mut left = [lb.clock.map(|c| c.main), lw.clock.map(|c| c.main)];
+    let mut clients: [Option<Box<dyn Client>>; 2] = [None, None];
+    let mut forfeit = None;
+    for side in [Color::Black, Color::White] {
+        let i = side_index(side);
+        let deadline = Instant::now() + Duration::from_secs_f64(setup.hang_timeout);
+        match connect(setup.players[i], setup.proto, setup.limits[i], deadline) {
+            Ok(c) => clients[i] = Some(c),
+            Err(fault) => {
+                forfeit = Some(Forfeit { loser: side, fault });
+                break;
+            }
+        }
+    }
+    let mut game = setup.opening.clone();
+    while forfeit.is_none() && !game.is_over() {
+        let pos = game.position();
+        if pos.board.must_pass() {
+            game.play(Move::Pass).expect("a forced pass");
+            record.moves.push(GgfMove::from(Move::Pass));
+            continue;
+        }
+        let i = side_index(pos.side);
+        let limits = setup.limits[i];
+        let grace = limits.clock.map_or(0.0, |c| c.grace);
+        let bound = match (left[i], limits.move_time) {
+            (Some(l), _) => l.max(0.0) + grace + HANG_MARGIN,
+            (None, Some(t)) => t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 + HANG_MARGIN,
+            (None, None) => setup.hang_timeout,
+        };
+        let req = MoveRequest {
+            record: &record,
+            side: pos.side,
+            time_left: left[i],
+            deadline: Instant::now() + Duration::from_secs_f64(bound),
+        };
+        let t0 = Instant::now();
+        let client = clients[i].as_mut().expect("both sides are connected");
+        let answer = client.genmove(&req);
+        let took = t0.elapsed().as_secs_f64();
+        let timed = left[i].is_some() || limits.move_time.is_some();
+        let fault = match answer {
+            Err(Fault::Hung(why)) if timed => Some(Fault::Time(why)),
+            Err(f) => Some(f),
+            Ok(a) => match game.play(a.mv) {
+                Err(why) => Some(Fault::Illegal(format!("'{}': {} {why}", a.line, a.mv))),
+                Ok(()) => {
+                    record.moves.push(GgfMove {
+                        mv: a.mv,
+                        eval: a.eval,
+                        time: Some((took * 1000.0).round() / 1000.0),
+                    });
+                    over_time(&mut left[i], limits, took)
+                }
+            },
+        };
+        if let Some(fault) = fault {
+            forfeit = Some(Forfeit {
+                loser: pos.side,
+                fault,
+            });
+        }
+    }
+    drop(clients);
+    finish(record, game, forfeit)
+}
+
+/// Charges `took` seconds to a clock or checks them against a time per move; a
+/// loss on time if over.
+fn over_time(left: &mut Option<f64>, limits: &EntrantLimits, took: f64) -> Option<Fault> {
+    if let (Some(l), Some(c)) = (left.as_mut(), limits.clock) {
+        *l -= took;
+        if *l < -c.grace {
+            return Some(Fault::Time(format!(
+                "the clock ran out ({:.2} s over)",
+                -*l - c.grace
+            )));
+        }
+        *l += c.increment;
+    } else if let Some(t) = limits.move_time {
+        if took > t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 {
+            return Some(Fault::Time(format!("{took:.2} s for a move (limit {t} s)")));
+        }
+    }
+    None
+}
+
+/// The result, adjudicating a forfeit.
+fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutcome {
+    let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
+    let Some(f) = forfeit else {
+        let end = game.position();
+        let margin = end.final_score_black();
+        record.re = Some(margin.to_string());
+        return GameOutcome {
+            record,
+            margin,
+            passes,
+            empties: end.board.empties(),
+            forfeit: None,
+        };
+    };
+    let (completed, empties) = complete(game.position());
+    let winner_margin = match f.loser {
+        Color::Black => -completed,
+        Color::White => completed,
+    }
+    .max(FORFEIT_MARGIN);
+    let margin = match f.loser {
+        Color::Black => -winner_margin,
+        Color::White => winner_margin,
+    };
+    let suffix = if f.fault.is_time() { "t" } else { "r" };
+    record.re = Some(format!("{margin}:{suffix}"));
+    let comment = format!(
+        "{} ({}) {}; the game was completed by a depth-{ADJUDICATION_LEVEL} search \
+         ({completed:+} for Black) and scored the greater of that and 33-31 for the other side",
+        f.loser,
+        if f.loser == Color::Black {
+            &record.pb
+        } else {
+            &record.pw
+        }
+        .as_deref()
+        .unwrap_or("?"),
+        f.fault
+    );
+    // GGF values cannot hold ']'.
+    record.extra.push(("CO".into(), comment.replace(']', ")")));
+    GameOutcome {
+        record,
+        margin,
+        passes,
+        empties,
+        forfeit: Some(f),
+    }
+}
+
+/// Plays `pos` out with a fixed-depth search for both sides: Black's margin and
+/// the empties left.
+pub fn complete(mut pos: Position) -> (i32, u32) {
+    let tt = TranspositionTable::new(1).expect("a 1 MB table");
+    let stop = AtomicBool::new(false);
+    while !pos.board.is_game_over() {
+        let req = SearchRequest::new(pos.board, Level::number(ADJUDICATION_LEVEL));
+        let mv = search(&req, &tt, &stop, &mut |_| {})
+            .best
+            .expect("a game not over has a move");
+        pos = pos.play(mv).expect("the search plays legal moves");
+    }
+    (pos.final_score_black(), pos.board.empties())
+}

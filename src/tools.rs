@@ -1,0 +1,158 @@
+//! The `match` and `analyze` subcommands: flags to requests, results to text.
+
+use crate::cli::{AnalyzeArgs, MatchArgs};
+use anyhow::{Context, Result, bail};
+use mollett::analyze::{self, AnalyzeOptions};
+use mollett::arena::openings::{parse_openings, random_openings};
+use mollett::arena::progress::Progress;
+use mollett::arena::report::{
+    format_forfeits, format_pair, format_standings, pair_summary, standings,
+};
+use mollett::arena::spec::{EntrantSpec, LimitFlags};
+use mollett::arena::{MatchConfig, schedule};
+use std::io::{Read, Write};
+
+/// Random openings when neither `--games` nor `--random-openings` says: 10, so
+/// 20 games, enough for a first look and done in seconds at low levels.
+const DEFAULT_RANDOM_OPENINGS: usize = 10;
+
+/// Runs a match or tournament and prints its report.
+pub fn run_match(args: MatchArgs) -> Result<()> {
+    let entrants = args
+        .engines
+        .iter()
+        .map(|e| e.parse::<EntrantSpec>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let limits = LimitFlags {
+        depth: args.depth,
+        move_time: args.move_time,
+        clock: args.clock,
+    }
+    .resolve(&names)?;
+    let openings = match &args.openings {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            parse_openings(&text)?
+        }
+        None => {
+            let count = args.random_openings.unwrap_or_else(|| {
+                args.games
+                    .map_or(DEFAULT_RANDOM_OPENINGS, |g| g.div_ceil(2))
+            });
+            random_openings(count, args.opening_plies, args.seed)?
+        }
+    };
+    let games = args.games.unwrap_or(2 * openings.len());
+    let concurrency = args
+        .concurrency
+        .unwrap_or_else(|| (num_cpus::get() / args.threads_per_engine.max(1)).max(1));
+    if !(args.hang_timeout > 0.0 && args.hang_timeout.is_finite()) {
+        bail!("--hang-timeout must be a positive number of seconds");
+    }
+    let config = MatchConfig {
+        entrants,
+        limits,
+        proto: args.proto,
+        openings,
+        games_per_pairing: games,
+        concurrency,
+        hang_timeout: args.hang_timeout,
+    };
+    config.validate()?;
+    let total = schedule(names.len(), games, config.openings.len()).len();
+    let mut games_file = match &args.games_file {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut progress = Progress::new(total, &names);
+    let results = config.run(&mut |r| progress.game(r))?;
+    progress.finish();
+    if let Some(f) = games_file.as_mut() {
+        for r in &results {
+            writeln!(f, "{}", r.outcome.record)?;
+        }
+    }
+    for a in 0..names.len() {
+        for b in a + 1..names.len() {
+            println!("{}", format_pair(&pair_summary(&results, a, b), &names));
+        }
+    }
+    if names.len() >= 3 {
+        println!();
+        println!(
+            "{}",
+            format_standings(&standings(&results, names.len(), games), &names)
+        );
+    }
+    let forfeits = format_forfeits(&results, &names);
+    if !forfeits.is_empty() {
+        println!();
+        println!("games lost by default:");
+        for f in forfeits {
+            println!("  {f}");
+        }
+    }
+    Ok(())
+}
+
+/// Analyses a game and prints a table or JSON lines; draws the SVG if asked.
+pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
+    let text = if args.game == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read the game from stdin")?;
+        s
+    } else if std::path::Path::new(&args.game).is_file() {
+        std::fs::read_to_string(&args.game).with_context(|| format!("cannot read {}", args.game))?
+    } else {
+        args.game.clone()
+    };
+    let game = analyze::parse_game(&text).context("cannot read the game")?;
+    if !(args.threshold > 0.0 && args.threshold.is_finite()) {
+        bail!("--threshold must be a positive number of discs");
+    }
+    let opts = AnalyzeOptions {
+        level: args.level,
+        threshold: args.threshold,
+        hash_mb: args.hash,
+    };
+    if !args.json {
+        println!("{}", analyze::TABLE_HEADER);
+    }
+    let moves = analyze::analyze(&game, &opts, &mut |a| {
+        if args.json {
+            println!("{}", a.to_json());
+        } else {
+            println!("{}", analyze::format_line(a));
+        }
+    })?;
+    if !args.json {
+        let loss = |side| {
+            moves
+                .iter()
+                .filter(|a| a.side == side)
+                .map(|a| a.loss)
+                .sum::<f64>()
+        };
+        let count = moves.iter().filter(|a| a.is_mistake()).count();
+        println!(
+            "mistakes: {count}; discs lost: black {:.2}, white {:.2}",
+            loss(mollett::Color::Black),
+            loss(mollett::Color::White)
+        );
+    }
+    if let Some(path) = &args.svg {
+        let end = game.position();
+        let final_black = end.board.is_game_over().then(|| end.final_score_black());
+        let title = format!("Mollett analysis, level {}", args.level);
+        std::fs::write(path, analyze::svg::render(&moves, &title, final_black))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,316 @@
+//! `mollett match` end to end, with the built binary as every entrant: fast games
+//! through both protocols, replays, and test doubles that crash or play an
+//! illegal move. The real peer (`gtp-rhino`) is in an ignored test at the end.
+
+use mollett::format::{GgfGame, parse_ggf_records};
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mollett");
+
+/// A fresh scratch folder for one test.
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mollett-arena-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A Mollett entrant at `level`: one thread, a small table.
+fn mollett(name: &str, level: u32) -> String {
+    format!("{name}={BIN} --level {level} --threads 1 --hash 4")
+}
+
+/// Runs `mollett match ARGS --games-file FILE`: the report and the games.
+fn run_match(dir: &std::path::Path, args: &[&str]) -> (String, Vec<GgfGame>) {
+    let file = dir.join("games.ggf");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .arg("--games-file")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = parse_ggf_records(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (report, games)
+}
+
+/// The W/D/L line's three numbers.
+fn wdl(report: &str) -> [u32; 3] {
+    let line = report.lines().find(|l| l.contains("W/D/L")).unwrap();
+    let nums = line.split(": ").nth(1).unwrap().split(',').next().unwrap();
+    let v: Vec<u32> = nums.split('/').map(|n| n.trim().parse().unwrap()).collect();
+    [v[0], v[1], v[2]]
+}
+
+/// Black's margin from `RE`, and whether it was a forfeit.
+fn result(g: &GgfGame) -> (i32, bool) {
+    let re = g.re.as_deref().unwrap();
+    let (score, suffix) = re.split_once(':').unwrap_or((re, ""));
+    (score.parse().unwrap(), !suffix.is_empty())
+}
+
+/// The moves alone (no times), as text.
+fn moves(games: &[GgfGame]) -> Vec<String> {
+    games
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.mv.to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn two_levels_over_gtp_replay_identically_at_any_concurrency() {
+    let dir = scratch("gtp");
+    let (a, b) = (mollett("strong", 3), mollett("weak", 1));
+    let args = |c: &'static str| {
+        vec![
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "6",
+            "--opening-plies",
+            "6",
+            "--seed",
+            "3",
+            "--concurrency",
+            c,
+        ]
+    };
+    let (report, games) = run_match(&dir, &args("2"));
+    assert_eq!(games.len(), 6);
+    assert_eq!(wdl(&report).iter().sum::<u32>(), 6, "{report}");
+    assert!(report.contains("pentanomial"), "{report}");
+    for (i, g) in games.iter().enumerate() {
+        // Colours alternate; each game replays legally to its end and RE is right.
+        let (black, white) = if i % 2 == 0 {
+            ("strong", "weak")
+        } else {
+            ("weak", "strong")
+        };
+        assert_eq!(
+            (g.pb.as_deref(), g.pw.as_deref()),
+            (Some(black), Some(white))
+        );
+        let game = g.to_game().unwrap();
+        assert!(game.is_over());
+        assert_eq!(result(g), (game.position().final_score_black(), false));
+    }
+    // The pairs share their opening (6 plies).
+    assert_eq!(games[0].moves[..6], games[1].moves[..6]);
+    let (_, again) = run_match(&dir, &args("1"));
+    assert_eq!(moves(&games), moves(&again));
+}
+
+#[test]
+fn two_levels_over_nboard_with_depths_and_a_clock() {
+    let dir = scratch("nboard");
+    let entrant = |n: &str| format!("{n}={BIN} --threads 1 --hash 4");
+    let (a, b) = (entrant("deep"), entrant("shallow"));
+    let (report, games) = run_match(
+        &dir,
+        &[
+            "--proto",
+            "nboard",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--depth",
+            "deep=3",
+            "--depth",
+            "shallow=1",
+            "--clock",
+            "30/1",
+            "--games",
+            "4",
+        ],
+    );
+    assert_eq!(games.len(), 4);
+    assert_eq!(wdl(&report).iter().sum::<u32>(), 4, "{report}");
+    for g in &games {
+        assert!(g.to_game().unwrap().is_over());
+        assert_eq!(g.ti.map(|c| (c.main, c.increment)), Some((30.0, 1.0)));
+        // Every move after the opening carries the time it took.
+        assert!(
+            g.moves[8..]
+                .iter()
+                .all(|m| m.time.is_some() || m.mv == mollett::Move::Pass)
+        );
+    }
+}
+
+/// A match of 4 games against a double that misbehaves after 2 honest moves.
+fn misbehaving(mode: &str, limits: &[&str]) -> (String, Vec<GgfGame>) {
+    let dir = scratch(&format!("{mode}{}", limits.join("")));
+    let double = format!(
+        "{}/tests/doubles/gtp_misbehave.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bad = format!(
+        "bad=sh {double} {mode} 2 {} {BIN} --level 1 --threads 1 --hash 4",
+        dir.display()
+    );
+    let good = mollett("good", 1);
+    let mut args = vec![
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "4",
+        "--opening-plies",
+        "4",
+    ];
+    args.extend(limits);
+    run_match(&dir, &args)
+}
+
+/// Every game is lost by default by the double, in the way `what` says, with
+/// `suffix` on the result (`r`, or `t` on time).
+fn assert_forfeits(mode: &str, limits: &[&str], what: &str, suffix: &str) {
+    let (report, games) = misbehaving(mode, limits);
+    assert_eq!(games.len(), 4, "the match completes");
+    assert_eq!(wdl(&report), [4, 0, 0], "{report}");
+    for (i, g) in games.iter().enumerate() {
+        let (margin, forfeit) = result(g);
+        assert!(
+            forfeit && g.re.as_deref().unwrap().ends_with(suffix),
+            "{:?}",
+            g.re
+        );
+        // good is Black in even games: the margin favours it, 33-31 at least.
+        let for_good = if i % 2 == 0 { margin } else { -margin };
+        assert!(for_good >= 2, "{:?}", g.re);
+        // Four plies of opening, then two honest moves by the double.
+        let bad_moves = g.moves[4..]
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| (k + usize::from(i % 2 == 1)) % 2 == 1)
+            .count();
+        assert_eq!(bad_moves, 2, "{g}");
+        let comment = g.extra.iter().find(|(k, _)| k == "CO").unwrap();
+        assert!(comment.1.contains(what), "{comment:?}");
+    }
+    assert!(report.contains("games lost by default:"), "{report}");
+    assert_eq!(report.matches(what).count(), 4, "{report}");
+}
+
+#[test]
+fn an_entrant_that_crashes_mid_game_loses_and_the_match_completes() {
+    assert_forfeits("crash", &[], "crashed", ":r");
+}
+
+#[test]
+fn an_entrant_that_plays_an_illegal_move_loses_with_the_offending_line() {
+    assert_forfeits("illegal", &[], "illegal move: '= d4'", ":r");
+}
+
+#[test]
+fn an_entrant_that_stops_answering_hangs_or_loses_on_time() {
+    assert_forfeits(
+        "silent",
+        &["--hang-timeout", "1"],
+        "hung: no answer to 'genmove",
+        ":r",
+    );
+    assert_forfeits("silent", &["--move-time", "0.3"], "lost on time", ":t");
+}
+
+#[test]
+fn bad_match_flags_are_clear_errors() {
+    let run = |args: &[&str]| {
+        let out = Command::new(BIN).arg("match").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let a = mollett("a", 1);
+    assert!(run(&["--engine", &a]).contains("two or more"));
+    assert!(run(&["--engine", &a, "--engine", &a]).contains("two entrants are named"));
+    assert!(run(&["--engine", &a, "--engine", "b", "--games", "2"]).contains("NAME=COMMAND"));
+    let b = mollett("b", 1);
+    assert!(run(&["--engine", &a, "--engine", &b, "--depth", "3"]).contains("GTP has no depth"));
+    let c = "c=/nonexistent/engine";
+    let out = Command::new(BIN)
+        .args(["match", "--engine", &a, "--engine", c, "--games", "2"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(report.contains("c (white) failed to start"), "{report}");
+    assert_eq!(wdl(&report), [2, 0, 0]);
+}
+
+#[test]
+fn a_round_robin_of_three_prints_standings_with_the_brightwell_quotient() {
+    let dir = scratch("robin");
+    let (a, b, c) = (mollett("l3", 3), mollett("l2", 2), mollett("l1", 1));
+    let (report, games) = run_match(
+        &dir,
+        &[
+            "--engine", &a, "--engine", &b, "--engine", &c, "--games", "2", "--seed", "5",
+        ],
+    );
+    assert_eq!(games.len(), 6);
+    let table: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("rank"))
+        .collect();
+    assert_eq!(table.len(), 4, "{report}");
+    // Points are sorted; each entrant played 4 games; points add up to 6.
+    let points: Vec<f64> = table[1..]
+        .iter()
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(points.windows(2).all(|w| w[0] >= w[1]), "{report}");
+    assert_eq!(points.iter().sum::<f64>(), 6.0);
+}
+
+/// Installs `gtp-rhino` (Debian's `grhino`, unpacked, with `grhino-data`) into
+/// `target/grhino` and returns its path.
+fn install_grhino() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/grhino");
+    let exe = root.join("usr/games/gtp-rhino");
+    if exe.exists() {
+        return exe;
+    }
+    let sh = |cmd: &str| {
+        let ok = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "'{cmd}' failed");
+    };
+    sh("apt-get update -qq && apt-get install -y -qq grhino-data");
+    std::fs::create_dir_all(&root).unwrap();
+    sh(&format!(
+        "cd {0} && apt-get download grhino && dpkg -x grhino_*.deb {0}",
+        root.display()
+    ));
+    exe
+}
+
+/// A match against a real peer: `cargo test --release --test arena -- --ignored`
+/// (needs root for apt-get, and the network to Debian's archive).
+#[test]
+#[ignore]
+fn a_match_against_gtp_rhino_completes() {
+    let rhino = install_grhino();
+    let dir = scratch("rhino");
+    let peer = format!("rhino={} -b 0", rhino.display());
+    let me = mollett("mollett", 4);
+    let (report, games) = run_match(&dir, &["--engine", &me, "--engine", &peer, "--games", "6"]);
+    println!("{report}");
+    assert_eq!(games.len(), 6);
+    assert!(report.contains("forfeits: 0"), "{report}");
+    assert!(games.iter().all(|g| g.to_game().unwrap().is_over()));
+}
