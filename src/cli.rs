@@ -178,4 +178,8 @@ pub struct AnalyzeArgs {
     /// Also draw the evaluation curve into this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
+    /// The rules of a game whose record does not name them: othello (default),
+    /// reversi (a transcript starts with the four centre placements) or anti.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
 }

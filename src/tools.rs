@@ -113,7 +113,7 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
     } else {
         args.game.clone()
     };
-    let game = analyze::parse_game(&text).context("cannot read the game")?;
+    let game = analyze::parse_game(&text, args.variant).context("cannot read the game")?;
     if !(args.threshold > 0.0 && args.threshold.is_finite()) {
         bail!("--threshold must be a positive number of discs");
     }
@@ -148,8 +148,8 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.svg {
-        let end = game.position();
-        let final_black = end.board.is_game_over().then(|| end.final_score_black());
+        let end = game.variant_position();
+        let final_black = end.is_game_over().then(|| end.final_score_black());
         let title = format!("Mollett analysis, level {}", args.level);
         std::fs::write(path, analyze::svg::render(&moves, &title, final_black))
             .with_context(|| format!("cannot write {}", path.display()))?;

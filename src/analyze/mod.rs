@@ -13,17 +13,19 @@
 //! at least the threshold is a mistake (`?`), of three times the threshold a
 //! blunder (`??`).
 //!
-//! The analysis works on [`Game`] and [`Position`] only, so any game the board
-//! module can play can be analysed.
+//! Every variant is analysed: Othello with the engine's search, historical
+//! Reversi and Anti-Reversi with the variant search ([`crate::variant::root`]).
 
 pub mod svg;
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move};
 use crate::eval::to_discs;
-use crate::format::{ParseError, parse_ggf_records, parse_transcript};
+use crate::format::{ParseError, parse_ggf_records, parse_variant_transcript};
 use crate::game::Game;
 use crate::search::{Level, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::{TranspositionTable, TtError};
+use crate::variant::root::VariantRequest;
+use crate::variant::{Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
 /// A blunder loses this many times the mistake threshold.
@@ -97,18 +99,24 @@ impl MoveAnalysis {
     }
 }
 
-/// Reads a game: a GGF record (the first, if several) or a transcript from the
-/// start position.
-pub fn parse_game(text: &str) -> Result<Game, ParseError> {
+/// Reads a game: a GGF record (the first, if several; under the variant it
+/// names, else `variant`) or a transcript from `variant`'s start.
+pub fn parse_game(text: &str, variant: Variant) -> Result<Game, ParseError> {
     if text.trim_start().starts_with('(') {
         let records = parse_ggf_records(text)?;
         let first = records.first().ok_or_else(|| {
             ParseError::at_end(crate::format::ErrorKind::Unexpected, "no GGF record", text)
         })?;
-        // Parsing has checked every move.
-        Ok(first.to_game().expect("a parsed record replays"))
+        first.to_variant_game(variant).map_err(|(i, e)| {
+            let msg = format!("move {} is illegal under {variant}: {e}", i + 1);
+            ParseError::at_end(crate::format::ErrorKind::IllegalMove, msg, text)
+        })
     } else {
-        parse_transcript(Position::START, text.trim())
+        let start = variant.start();
+        let (_, moves) = parse_variant_transcript(start, text.trim())?;
+        let mut game = Game::from_variant(start);
+        game.moves = moves;
+        Ok(game)
     }
 }
 
@@ -124,14 +132,25 @@ pub fn analyze(
     let mut limits = opts.level.limits;
     // No win/loss/draw-only proofs: a score is either heuristic or exact.
     limits.wld_empties = limits.exact_empties;
-    let run = |pos: &Position, depth: u32| -> SearchResult {
-        let mut req = SearchRequest::new(pos.board, opts.level);
+    let run = |vpos: &VariantPosition, depth: u32| -> SearchResult {
+        if vpos.variant != Variant::Othello {
+            let req = VariantRequest {
+                variant: vpos.variant,
+                state: vpos.state(),
+                depth: depth.max(1),
+                exact_empties: limits.exact_empties,
+                seed: 0,
+                time: None,
+            };
+            return crate::variant::root::search(&req, &tt, &stop, &mut |_| {});
+        }
+        let mut req = SearchRequest::new(vpos.position.board, opts.level);
         req.limits = limits;
         req.limits.depth = depth.max(1);
         search(&req, &tt, &stop, &mut |_| {})
     };
     let mut out = Vec::new();
-    let positions = game.positions();
+    let positions = game.variant_positions();
     for (i, (pos, &played)) in positions.iter().zip(&game.moves).enumerate() {
         if played == Move::Pass {
             continue;
@@ -141,8 +160,8 @@ pub fn analyze(
         let mut best_exact = best.kind == ScoreKind::Exact;
         let mut best_eval = to_discs(best.score);
         let child = positions[i + 1];
-        let (played_eval, played_exact) = if child.board.is_game_over() {
-            (f64::from(-child.board.final_score()), true)
+        let (played_eval, played_exact) = if child.is_game_over() {
+            (f64::from(-child.state().final_score(child.variant)), true)
         } else if played == best_move {
             (best_eval, best_exact)
         } else {
@@ -163,8 +182,8 @@ pub fn analyze(
         };
         let a = MoveAnalysis {
             ply: i + 1,
-            side: pos.side,
-            empties: pos.board.empties(),
+            side: pos.position.side,
+            empties: pos.position.board.empties(),
             played,
             played_eval,
             best: best_move,
@@ -199,14 +218,39 @@ mod tests {
 
     #[test]
     fn games_from_transcripts_and_ggf() {
-        let t = parse_game("f5d6c3\n").unwrap();
+        let t = parse_game("f5d6c3\n", Variant::Othello).unwrap();
         assert_eq!(t.len(), 3);
         let g = parse_game(
             "(;GM[Othello]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)",
+            Variant::Othello,
         )
         .unwrap();
         assert_eq!(g.len(), 2);
-        assert!(parse_game("f5f5").is_err());
-        assert!(parse_game("(;GM[Othello]").is_err());
+        assert!(parse_game("f5f5", Variant::Othello).is_err());
+        assert!(parse_game("(;GM[Othello]", Variant::Othello).is_err());
+    }
+
+    #[test]
+    fn variant_games_are_analysed_under_their_rules() {
+        // Historical Reversi: the transcript starts with the centre placements.
+        let g = parse_game("d4e4d5e5f3", Variant::Reversi).unwrap();
+        assert_eq!((g.variant, g.len()), (Variant::Reversi, 5));
+        assert!(parse_game("f5", Variant::Reversi).is_err());
+        let opts = AnalyzeOptions {
+            level: "2".parse().unwrap(),
+            threshold: 4.0,
+            hash_mb: 1,
+        };
+        let moves = analyze(&g, &opts, &mut |_| {}).unwrap();
+        assert_eq!(moves.len(), 5);
+        // Anti-Reversi: wiping White out loses for Black (Black holds every
+        // disc: 0 - 13), so the last move, Othello's best, is a blunder here.
+        let g = parse_game("f5d6c5f4e3f6g5e6e7", Variant::Anti).unwrap();
+        let moves = analyze(&g, &opts, &mut |_| {}).unwrap();
+        let last = moves.last().unwrap();
+        assert_eq!(last.side, Color::Black);
+        assert_eq!(last.played_eval, -13.0);
+        assert_ne!(last.best, last.played);
+        assert!(last.is_mistake(), "{last:?}");
     }
 }
