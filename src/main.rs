@@ -30,8 +30,12 @@ fn parse_position(text: &str) -> Result<Position> {
 /// A position under `variant`: a board string, or a transcript from the
 /// variant's start.
 fn parse_variant_position(text: &str, variant: Variant) -> Result<VariantPosition> {
-    match text.parse::<Position>() {
-        Ok(p) if variant == Variant::Reversi => VariantPosition::reversi(p, None)
+    let (board, left) = match variant {
+        Variant::Reversi => variant::split_discs_left(text),
+        _ => (text, None),
+    };
+    match board.parse::<Position>() {
+        Ok(p) if variant == Variant::Reversi => VariantPosition::reversi(p, left)
             .with_context(|| format!("'{text}' is not a position of historical reversi")),
         Ok(p) => Ok(VariantPosition::othello_like(variant, p)),
         Err(board_err) => format::parse_variant_transcript(variant.start(), text)

@@ -79,9 +79,29 @@ fn console_variant_command_and_flag() {
         l.starts_with("error: 'c3' is illegal as move 1: illegal move c3: the first four"),
         "{l}"
     );
+    // A board string with the discs left restores a Reversi position reached
+    // after passes; counts that do not add up to the empties are refused.
+    let start = format!("{}XO------OX{} X", "-".repeat(27), "-".repeat(27));
+    e.send(&format!("setboard {start} 28 32"));
+    e.send("showboard");
+    let board = e.until(|l| l.contains("to move"));
+    assert!(
+        board.last().unwrap().contains("discs left X 28, O 32"),
+        "{board:?}"
+    );
+    e.send(&format!("setboard {start} 30 31"));
+    assert!(
+        e.line()
+            .starts_with("error: not a position of historical reversi")
+    );
     e.send("variant anti");
     e.send("variant");
     assert_eq!(e.line(), "variant anti");
+    e.send(&format!("setboard {start} 30 30"));
+    assert!(
+        e.line()
+            .starts_with("error: not a position of historical reversi")
+    );
     e.send("variant checkers");
     assert_eq!(
         e.line(),

@@ -211,9 +211,11 @@ impl fmt::Display for EngineError {
                 write!(f, "{n} is not a number of empties (0..60)")
             }
             EngineError::Spawn(e) => write!(f, "cannot start the search thread: {e}"),
-            EngineError::NotInVariant => {
-                f.write_str("not a position of historical reversi (the centre fills first)")
-            }
+            EngineError::NotInVariant => f.write_str(
+                "not a position of historical reversi (the centre fills first, \
+                 the discs left add up to the empties, 32 at most each; \
+                 only reversi counts discs left)",
+            ),
         }
     }
 }
@@ -302,10 +304,21 @@ impl Engine {
     /// table. For historical Reversi `start` must be a position of that game
     /// (no pass assumed so far: see [`VariantPosition::reversi`]).
     pub fn new_game(&mut self, start: Position) -> Result<(), EngineError> {
+        self.new_game_with_supply(start, None)
+    }
+
+    /// [`Engine::new_game`] with the discs each side has left (Black's, White's),
+    /// which only historical Reversi has.
+    pub fn new_game_with_supply(
+        &mut self,
+        start: Position,
+        discs_left: Option<[u8; 2]>,
+    ) -> Result<(), EngineError> {
         let start = match self.settings.variant {
             Variant::Reversi => {
-                VariantPosition::reversi(start, None).ok_or(EngineError::NotInVariant)?
+                VariantPosition::reversi(start, discs_left).ok_or(EngineError::NotInVariant)?
             }
+            _ if discs_left.is_some() => return Err(EngineError::NotInVariant),
             v => VariantPosition::othello_like(v, start),
         };
         self.new_variant_game(start)

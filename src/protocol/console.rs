@@ -25,7 +25,7 @@ pub enum Command {
     /// `new`: the start position (table cleared).
     New,
     /// `setboard POSITION`: a board string (table cleared).
-    SetBoard(Position),
+    SetBoard(Position, Option<[u8; 2]>),
     /// `play MOVES`, or moves alone: play them (forced passes inserted).
     Play(String),
     /// `undo`: take back one move.
@@ -115,9 +115,16 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "setboard",
         aliases: &["sb"],
-        args: "POSITION",
-        help: "start a new game from a board string: 64 squares a1..h8 (X O -) then the side to move",
-        parse: |a| a.parse().map(Command::SetBoard).map_err(|e| format!("{e}")),
+        args: "POSITION [B W]",
+        help: "start a new game from a board string: 64 squares a1..h8 (X O -) then the side \
+               to move (in reversi, then the discs Black and White have left)",
+        parse: |a| {
+            let (board, left) = crate::variant::split_discs_left(a);
+            board
+                .parse()
+                .map(|p| Command::SetBoard(p, left))
+                .map_err(|e| format!("{e}"))
+        },
     },
     Spec {
         name: "play",
@@ -426,8 +433,8 @@ impl Console {
         }
     }
 
-    fn new_game(&mut self, start: Position, cx: &mut Ctx) {
-        match cx.engine.new_game(start) {
+    fn new_game(&mut self, start: Position, left: Option<[u8; 2]>, cx: &mut Ctx) {
+        match cx.engine.new_game_with_supply(start, left) {
             Ok(()) => {
                 self.redo.clear();
                 Self::changed(cx);
@@ -449,7 +456,7 @@ impl Console {
                 }
                 Err(e) => Self::error(cx, &e.to_string()),
             },
-            Command::SetBoard(pos) => self.new_game(pos, cx),
+            Command::SetBoard(pos, left) => self.new_game(pos, left, cx),
             Command::Play(text) => self.play(&text, cx),
             Command::Undo => match cx.engine.undo() {
                 Some(mv) => {

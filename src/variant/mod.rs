@@ -109,6 +109,22 @@ impl FromStr for Variant {
     }
 }
 
+/// Splits the optional discs-left suffix off a historical Reversi board string:
+/// `<64 squares> <side> <black left> <white left>` gives the board string and
+/// `Some([black, white])`; a string without the two trailing numbers comes back
+/// whole with `None` (a board string itself never ends in a digit).
+pub fn split_discs_left(text: &str) -> (&str, Option<[u8; 2]>) {
+    let t = text.trim_end();
+    let mut words = t.rsplitn(3, char::is_whitespace);
+    let (Some(w), Some(b), Some(rest)) = (words.next(), words.next(), words.next()) else {
+        return (text, None);
+    };
+    match (b.parse::<u8>(), w.parse::<u8>()) {
+        (Ok(b), Ok(w)) => (rest.trim_end(), Some([b, w])),
+        _ => (text, None),
+    }
+}
+
 /// Discs left to place where there is no limit (Othello, Anti-Reversi).
 pub const UNLIMITED: u8 = u8::MAX;
 
@@ -206,6 +222,9 @@ impl State {
 
 /// A position under a variant with the colour to move: what the formats and the
 /// protocols hold.
+///
+/// As text (for Reversi): a board string, optionally followed by the discs
+/// Black and White have left ([`split_discs_left`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VariantPosition {
     /// The rules.
@@ -335,5 +354,24 @@ impl VariantPosition {
             Color::Black => s,
             Color::White => -s,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discs_left_suffix() {
+        let board = format!("{} X", "-".repeat(64));
+        assert_eq!(split_discs_left(&board), (board.as_str(), None));
+        let with = format!("{board} 30 31");
+        assert_eq!(split_discs_left(&with), (board.as_str(), Some([30, 31])));
+        assert_eq!(split_discs_left("x 3"), ("x 3", None));
+        assert_eq!(split_discs_left("a b 999"), ("a b 999", None));
+        // The counts must add up to the empties.
+        let p: Position = board.parse().unwrap();
+        assert!(VariantPosition::reversi(p, Some([30, 31])).is_none());
+        assert!(VariantPosition::reversi(p, Some([32, 32])).is_some());
     }
 }

@@ -18,7 +18,7 @@ fn parses_commands_aliases_and_moves() {
     let start = "---------------------------OX------XO--------------------------- X";
     assert_eq!(
         parse(&format!("setboard {start}")),
-        Ok(Command::SetBoard(Position::START))
+        Ok(Command::SetBoard(Position::START, None))
     );
 }
 
