@@ -121,3 +121,36 @@ fn bench_signature_is_reproducible() {
         .sum();
     assert_eq!(a, b);
 }
+
+#[test]
+fn under_a_clock_a_solve_that_fits_is_made() {
+    use mollett::search::{TimeLimit, timed_solve_fits};
+    use std::time::Duration;
+    // FFO #1, 14 empties: G8 wins by 18. Level 2 alone would not solve it.
+    let pos: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        .parse()
+        .unwrap();
+    let stop = AtomicBool::new(false);
+    let timed = |soft_ms: u64| {
+        let tt = TranspositionTable::new(4).unwrap();
+        let req = SearchRequest {
+            time: Some(TimeLimit {
+                soft: Duration::from_millis(soft_ms),
+                hard: Duration::from_secs(60),
+            }),
+            ..SearchRequest::new(pos.board, Level::number(2))
+        };
+        search(&req, &tt, &stop, &mut |_| {})
+    };
+    let r = timed(30_000);
+    assert_eq!((r.kind, r.score), (ScoreKind::Exact, 1800));
+    assert_eq!(r.best, Some(Move::Play("g8".parse().unwrap())));
+    // No time to spare: a midgame answer (one depth, the soft limit being 0).
+    let r = timed(0);
+    assert!(matches!(r.kind, ScoreKind::Midgame(_)), "{:?}", r.kind);
+    // The estimate: cheap small solves fit, big ones never start.
+    assert!(timed_solve_fits(14, 0.01));
+    assert!(timed_solve_fits(20, 0.05));
+    assert!(!timed_solve_fits(26, 1.0));
+    assert!(!timed_solve_fits(31, 1e9));
+}

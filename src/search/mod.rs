@@ -235,9 +235,45 @@ pub fn search(
         solve_wld,
         busy: None,
     };
-    if req.threads <= 1 {
-        job.run(stop, 0, report)
-    } else {
-        job.run_with_helpers(stop, report)
+    let run = |job: &smp::Job, report: &mut dyn FnMut(&SearchResult)| {
+        if req.threads <= 1 {
+            job.run(stop, 0, report)
+        } else {
+            job.run_with_helpers(stop, report)
+        }
+    };
+    let midgame = run(&job, report);
+    // Under a clock, solve as well when the solve likely fits in what is left.
+    let Some(time) = req.time else {
+        return midgame;
+    };
+    let left = time.soft.saturating_sub(start.elapsed()).as_secs_f64();
+    if solve_wld.is_some() || midgame.stopped || !timed_solve_fits(empties, left) {
+        return midgame;
     }
+    let solve_job = smp::Job {
+        solve_wld: Some(false),
+        ..job
+    };
+    let mut solved = run(&solve_job, &mut |_| {});
+    if solved.stopped {
+        // Cut short by the hard limit: the midgame answer stands.
+        let mut r = midgame;
+        r.nodes += solved.nodes;
+        r.elapsed = start.elapsed();
+        return r;
+    }
+    solved.nodes += midgame.nodes;
+    report(&solved);
+    solved
+}
+
+/// Whether an exact solve of a position with `empties` empty squares likely
+/// takes at most `seconds` (see [`params::TIMED_SOLVE_BASE_SECONDS`]).
+pub fn timed_solve_fits(empties: u32, seconds: f64) -> bool {
+    if empties > params::TIMED_SOLVE_MAX_EMPTIES {
+        return false;
+    }
+    let extra = f64::from(empties as i32 - 20);
+    params::TIMED_SOLVE_BASE_SECONDS * params::TIMED_SOLVE_GROWTH.powf(extra) <= seconds
 }

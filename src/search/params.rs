@@ -87,6 +87,23 @@ pub const ETC_MIN_EMPTIES: u32 = 11;
 /// claimed while searched, and a thread defers a move another thread is on.
 pub const ABDADA_MIN_EMPTIES: u32 = 12;
 
+/// Under a clock, a midgame search that leaves time over tries an exact solve
+/// when it likely fits in what is left of the soft limit: the estimate is
+/// [`TIMED_SOLVE_BASE_SECONDS`] at 20 empties, times [`TIMED_SOLVE_GROWTH`] per
+/// extra empty, a generous fit to this machine's solves (FFO 20–39: about 0.03 s
+/// at 20 empties, 1.4 s on average at 24–26; FFO 40–49: 21 s on average at
+/// 24–26, one thread), so that a solve that cannot finish is seldom started. A
+/// solve cut short by the hard limit costs the time but not the move: the
+/// midgame answer stands.
+pub const TIMED_SOLVE_BASE_SECONDS: f64 = 0.05;
+
+/// See [`TIMED_SOLVE_BASE_SECONDS`]: each empty square multiplies a solve's
+/// cost by about this much (the effective branching factor of the solver).
+pub const TIMED_SOLVE_GROWTH: f64 = 2.5;
+
+/// Never try a timed solve above this many empties, whatever the clock says.
+pub const TIMED_SOLVE_MAX_EMPTIES: u32 = 30;
+
 /// A lone legal move under a clock is played at once; when at most this many
 /// empties follow it, its exact score is solved first (about a millisecond).
 pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
