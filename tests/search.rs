@@ -154,3 +154,27 @@ fn under_a_clock_a_solve_that_fits_is_made() {
     assert!(!timed_solve_fits(26, 1.0));
     assert!(!timed_solve_fits(31, 1e9));
 }
+
+#[test]
+fn under_a_clock_a_solve_that_cannot_fit_comes_after_a_midgame_search() {
+    use mollett::search::TimeLimit;
+    use std::time::Duration;
+    // Level 60 solves everything; from the start, under 50 ms, it searches
+    // the midgame instead and answers with a searched move.
+    let tt = TranspositionTable::new(4).unwrap();
+    let stop = AtomicBool::new(false);
+    let req = SearchRequest {
+        time: Some(TimeLimit {
+            soft: Duration::from_millis(50),
+            hard: Duration::from_millis(150),
+        }),
+        ..SearchRequest::new(Board::START, Level::number(60))
+    };
+    let r = search(&req, &tt, &stop, &mut |_| {});
+    let ScoreKind::Midgame(depth) = r.kind else {
+        panic!("{:?}", r.kind)
+    };
+    assert!(depth >= 2, "depth {depth}");
+    assert!(Position::START.legal_moves().contains(&r.best.unwrap()));
+    assert!(r.elapsed < Duration::from_millis(1000), "{:?}", r.elapsed);
+}

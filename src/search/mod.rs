@@ -242,17 +242,27 @@ pub fn search(
             job.run_with_helpers(stop, report)
         }
     };
-    let midgame = run(&job, report);
-    // Under a clock, solve as well when the solve likely fits in what is left.
+    // Under a clock, a solve that likely does not fit in the soft limit comes
+    // after a midgame search, so that a solve cut short still leaves a searched
+    // move; one that fits (or any solve with no clock) goes first and alone.
     let Some(time) = req.time else {
-        return midgame;
+        return run(&job, report);
     };
+    if solve_wld.is_some() && timed_solve_fits(empties, time.soft.as_secs_f64()) {
+        return run(&job, report);
+    }
+    let midgame_job = smp::Job {
+        solve_wld: None,
+        ..job
+    };
+    let midgame = run(&midgame_job, report);
+    // Then solve as well when the solve likely fits in what is left.
     let left = time.soft.saturating_sub(start.elapsed()).as_secs_f64();
-    if solve_wld.is_some() || midgame.stopped || !timed_solve_fits(empties, left) {
+    if midgame.stopped || !timed_solve_fits(empties, left) {
         return midgame;
     }
     let solve_job = smp::Job {
-        solve_wld: Some(false),
+        solve_wld: Some(solve_wld.unwrap_or(false)),
         ..job
     };
     let mut solved = run(&solve_job, &mut |_| {});
