@@ -81,14 +81,12 @@ fn solve_one(
     let r = match variant_start(entry, opts.variant) {
         None => solve_othello(board, opts, tt, &stop),
         Some(pos) => {
-            let req = VariantRequest {
-                variant: opts.variant,
-                state: pos.state(),
+            let limits = Limits {
                 depth: 60,
                 exact_empties: 64,
-                seed: 0,
-                time: None,
+                wld_empties: 64,
             };
+            let req = VariantRequest::new(&pos, limits);
             variant::root::search(&req, tt, &stop, &mut |_| {})
         }
     };

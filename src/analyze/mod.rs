@@ -135,12 +135,8 @@ pub fn analyze(
     let run = |vpos: &VariantPosition, depth: u32| -> SearchResult {
         if vpos.variant != Variant::Othello {
             let req = VariantRequest {
-                variant: vpos.variant,
-                state: vpos.state(),
                 depth: depth.max(1),
-                exact_empties: limits.exact_empties,
-                seed: 0,
-                time: None,
+                ..VariantRequest::new(vpos, limits)
             };
             return crate::variant::root::search(&req, &tt, &stop, &mut |_| {});
         }

@@ -225,12 +225,9 @@ fn analyze(w: &Work, start: Instant) -> Finished {
 /// events as the Othello jobs.
 fn variant_job(w: &Work, start: Instant) -> Finished {
     let request = |pos: &crate::variant::VariantPosition, limits: Limits, time| VariantRequest {
-        variant: pos.variant,
-        state: pos.state(),
-        depth: limits.depth,
-        exact_empties: limits.exact_empties,
         seed: w.settings.seed,
         time,
+        ..VariantRequest::new(pos, limits)
     };
     let finished = |result: Option<SearchResult>, nodes, stopped| Finished {
         job: w.id,
@@ -252,7 +249,8 @@ fn variant_job(w: &Work, start: Instant) -> Finished {
                     result: r.clone(),
                 });
             });
-            finished(Some(r.clone()), r.nodes, r.stopped)
+            let (nodes, stopped) = (r.nodes, r.stopped);
+            finished(Some(r), nodes, stopped)
         }
         Job::Hint { lines } => {
             let req = request(&pos, w.settings.limits(), None);

@@ -3,13 +3,13 @@
 //! ([`hint`]). Scores are centi-discs for the side to move.
 
 use super::search::{INF, INF_DISCS, Searcher, evaluate, key};
-use super::{State, Variant};
+use super::{State, Variant, VariantPosition};
 use crate::board::bitboard::Squares;
 use crate::board::{Move, Square};
 use crate::eval::DISC;
 use crate::rng::Rng;
 use crate::search::multipv::{MultiPvIteration, PvLine};
-use crate::search::{ScoreKind, SearchResult, TimeLimit, pv_moves};
+use crate::search::{Limits, ScoreKind, SearchResult, TimeLimit, pv_moves};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -30,6 +30,21 @@ pub struct VariantRequest {
     /// Time limits from the start: no depth starts after `soft`, the search
     /// stops at `hard`; `None` searches to the depth.
     pub time: Option<TimeLimit>,
+}
+
+impl VariantRequest {
+    /// A request for `pos` to the depth and exact-empties threshold of `limits`,
+    /// seed 0, no time limit.
+    pub fn new(pos: &VariantPosition, limits: Limits) -> VariantRequest {
+        VariantRequest {
+            variant: pos.variant,
+            state: pos.state(),
+            depth: limits.depth,
+            exact_empties: limits.exact_empties,
+            seed: 0,
+            time: None,
+        }
+    }
 }
 
 /// One root: the searcher, the moves in order, and the depths to run.
