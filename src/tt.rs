@@ -214,11 +214,41 @@ fn allocate(megabytes: usize) -> Result<Vec<Bucket>, TtError> {
     let failed = TtError::AllocationFailed(megabytes);
     let bytes = megabytes.checked_mul(1 << 20).ok_or(failed.clone())?;
     let count = bytes / std::mem::size_of::<Bucket>();
-    let mut buckets = Vec::new();
+    let mut buckets: Vec<Bucket> = Vec::new();
     buckets.try_reserve_exact(count).map_err(|_| failed)?;
+    advise_huge_pages(
+        buckets.as_ptr().cast(),
+        count * std::mem::size_of::<Bucket>(),
+    );
     // The capacity is already there, so this only writes the zeros (in parallel).
     buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
     Ok(buckets)
+}
+
+/// Asks the kernel to back `bytes` at `start`, not yet touched, with huge pages
+/// (Linux's transparent huge pages, 2 MB on x86-64). A probe lands on a random
+/// bucket, so with 4 KB pages nearly every probe of a large table also misses the
+/// TLB; with 2 MB pages a 64 MB table needs 32 TLB entries instead of 16,384.
+/// The exact solver ran 5% faster with it on FFO 41–43 here (median of five
+/// runs, 9.58 s against 9.06 s, the prefetches already in). Only a hint: where the
+/// kernel declines (or huge pages are off), the table works the same, slower.
+fn advise_huge_pages(start: *const u8, bytes: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let first = (start as usize).next_multiple_of(PAGE);
+        let end = (start as usize + bytes) & !(PAGE - 1);
+        if end > first {
+            // SAFETY: `first..end` lies inside an allocation the caller owns;
+            // MADV_HUGEPAGE changes only how the kernel backs those pages, never
+            // their contents or validity, and its failure is harmless.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, bytes);
 }
 
 impl TranspositionTable {
@@ -266,6 +296,23 @@ impl TranspositionTable {
     /// fixed-point multiply, so any count works.
     fn bucket(&self, hash: u64) -> &Bucket {
         &self.buckets[((hash as u128 * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// Asks the CPU to start loading the bucket of `hash` into the cache, so that
+    /// a probe issued a little later does not wait for memory. Several prefetches
+    /// in a row overlap their misses. A hint only: it changes no state.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = self.bucket(hash);
+            // SAFETY: SSE, the intrinsic's only feature, is part of the x86-64
+            // baseline; a prefetch of a valid address never faults nor writes.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// What is stored for `hash`, or `None` (never stored, replaced, or torn by

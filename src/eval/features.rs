@@ -11,7 +11,7 @@
 use super::weights::WIPEOUT_DISCS;
 use crate::board::Board;
 use crate::board::bitboard::{CORNERS, NOT_A, NOT_H};
-use crate::board::movegen;
+use crate::board::movegen::{Dispatch, Kernel};
 
 /// The X-squares b2, g2, b7 and g7, diagonally inside the corners.
 pub const X_SQUARES: u64 = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54);
@@ -67,10 +67,17 @@ impl Features {
     /// Extracts the features of `board` (which must be legal: no overlap).
     #[inline(always)]
     pub fn of(board: &Board) -> Features {
+        Features::with(Dispatch, board)
+    }
+
+    /// [`Features::of`] with the move generator `k`, for hot code compiled for
+    /// one kernel.
+    #[inline(always)]
+    pub fn with<K: Kernel>(k: K, board: &Board) -> Features {
         let (p, o) = (board.player, board.opponent);
         let empty = board.empty();
-        let mp = movegen::moves(p, o);
-        let mo = movegen::moves(o, p);
+        let mp = k.moves(p, o);
+        let mo = k.moves(o, p);
         let (np, no) = (mp.count_ones() as i32, mo.count_ones() as i32);
 
         let x_live = x_squares_of(empty & CORNERS);

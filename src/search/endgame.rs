@@ -153,22 +153,32 @@ fn order_score<K: Kernel>(k: K, child: &Board, sq: u8, odd: u64) -> i32 {
 const INF_EVAL: i32 = 10_000;
 
 /// A small alpha-beta search over the evaluation, for move ordering only: no
-/// table, no node count, passes cost no depth.
-fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// table, passes cost no depth. Every position it visits counts as a node, as in
+/// Edax, whose counts we compare with.
+fn shallow_value<K: Kernel>(
+    k: K,
+    s: &mut Solver,
+    board: &Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    s.nodes += 1;
     if depth == 0 {
-        return crate::eval::evaluate_mobility(board);
+        return crate::eval::evaluate_mobility_with(k, board);
     }
-    let moves = board.moves();
+    let moves = k.moves(board.player, board.opponent);
     if moves == 0 {
         let passed = board.pass();
-        if passed.moves() == 0 {
+        if k.moves(board.opponent, board.player) == 0 {
             return board.final_score() * 100;
         }
-        return -shallow_value(&passed, depth, -beta, -alpha);
+        return -shallow_value(k, s, &passed, depth, -beta, -alpha);
     }
     let mut best = -INF_EVAL;
     for sq in Squares(moves) {
-        let v = -shallow_value(&board.make(sq, board.flips(sq)), depth - 1, -beta, -alpha);
+        let child = board.make(sq, k.flips(sq, board.player, board.opponent));
+        let v = -shallow_value(k, s, &child, depth - 1, -beta, -alpha);
         if v > best {
             best = v;
             if v > alpha {
@@ -186,11 +196,12 @@ fn shallow_value(board: &Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// `empties` empties (higher first): a small search, the evaluation, fastest-first
 /// or parity alone, the more expensive the larger the subtree.
 #[inline(always)]
-fn move_key<K: Kernel>(k: K, child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
+fn move_key<K: Kernel>(k: K, s: &mut Solver, child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
     if empties >= SEARCH_ORDER_MIN_EMPTIES {
-        -shallow_value(child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
+        -shallow_value(k, s, child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
     } else if empties >= EVAL_ORDER_MIN_EMPTIES {
-        -crate::eval::evaluate_mobility(child)
+        s.nodes += 1;
+        -crate::eval::evaluate_mobility_with(k, child)
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
         order_score(k, child, sq, odd)
     } else {
@@ -286,26 +297,40 @@ fn nws_body<K: Kernel>(
         tt_move = d.best_move;
     }
 
-    let mut list = [(0u8, 0u64, 0i32); 32];
+    // The children, with their hashes when they will probe the table; their
+    // buckets are prefetched all at once, so the misses overlap each other and
+    // the ordering work below instead of stalling one by one.
+    let mut list = [(0u8, 0u64, 0i32, 0u64); 32];
     let mut n = 0;
+    let child_probes = empties > ENDGAME_TT_MIN_EMPTIES;
     for sq in Squares(moves) {
         let f = k.flips(sq, p, o);
+        let child_hash = if child_probes {
+            let h = board.make(sq, f).hash();
+            s.tt.prefetch(h);
+            h
+        } else {
+            0
+        };
+        list[n] = (sq, f, 0, child_hash);
+        n += 1;
+    }
+    for entry in &mut list[..n] {
+        let (sq, f, _, child_hash) = *entry;
         // Enhanced transposition cut-off: a child the table already proves bad
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
-            && let Some(d) = s.tt.probe(board.make(sq, f).hash())
+            && let Some(d) = s.tt.probe(child_hash)
             && d.level == LEVEL_EXACT
             && (d.upper as i32) / 100 < -alpha
         {
             return -(d.upper as i32) / 100;
         }
-        let score = if sq == tt_move {
+        entry.2 = if sq == tt_move {
             i32::MAX
         } else {
-            move_key(k, &board.make(sq, f), sq, odd, empties)
+            move_key(k, s, &board.make(sq, f), sq, odd, empties)
         };
-        list[n] = (sq, f, score);
-        n += 1;
     }
     let mut best = -INF_DISCS;
     let mut best_move = NO_MOVE;
@@ -320,12 +345,11 @@ fn nws_body<K: Kernel>(
             }
         }
         list.swap(i, k);
-        let (sq, f, _) = list[i];
+        let (sq, f, _, h) = list[i];
         let child = board.make(sq, f);
         // Another thread is on this move: come back to it after the others.
         let claimed = match s.busy {
             Some(busy) if empties >= ABDADA_MIN_EMPTIES => {
-                let h = child.hash();
                 if i > 0 && !busy.try_claim(h) {
                     deferred[n_deferred] = (sq, f);
                     n_deferred += 1;
