@@ -20,6 +20,7 @@ pub mod ordering;
 pub mod params;
 mod root;
 mod smp;
+mod time_plan;
 
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;

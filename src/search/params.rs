@@ -51,6 +51,24 @@ pub const ORDER_CORNER_BONUS: i32 = 24;
 /// corner away.
 pub const ORDER_X_SQUARE_PENALTY: i32 = 32;
 
+/// Under a clock, the soft limit (after which no iteration starts) is scaled by
+/// how settled the best move is (`search::time_plan`). A best move that has held
+/// for several iterations is rarely overturned by one more: such a move takes
+/// this share of the planned time, and the time saved goes to later moves.
+pub const SETTLED_SOFT_FACTOR: f64 = 0.6;
+
+/// Each (decayed) best-move change adds this much to the soft limit's factor: a
+/// change in the last iteration gives at least 1.3 times the planned time.
+pub const BEST_MOVE_CHANGE_WEIGHT: f64 = 0.7;
+
+/// Each iteration keeps this share of the earlier best-move changes: a change
+/// counts fully in the next iteration, half in the one after, and so on.
+pub const BEST_MOVE_CHANGE_DECAY: f64 = 0.5;
+
+/// The soft limit is never stretched beyond this factor (reached when the best
+/// move changes at every iteration); the hard limit caps it in any case.
+pub const MAX_SOFT_FACTOR: f64 = 2.0;
+
 /// Iterations up to this depth search the full window: their scores swing too
 /// much for an aspiration window to pay.
 pub const FULL_WINDOW_DEPTH: u32 = 2;

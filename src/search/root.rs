@@ -6,6 +6,7 @@ use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
 use super::params::{ASPIRATION_WINDOW, FULL_WINDOW_DEPTH, ITERATION_GROWTH};
+use super::time_plan::BestMoveStability;
 use super::{ScoreKind, SearchRequest, SearchResult, pv_moves};
 use crate::board::{Board, Move, Square};
 use crate::eval::{DISC, evaluate};
@@ -187,14 +188,16 @@ impl<'a> Root<'a> {
         self.req.time.map(|t| self.start + t.hard)
     }
 
-    /// Whether another iteration should start: not after the soft limit, nor when
-    /// the last one's time, times the growth of an iteration, would pass the hard one.
-    fn may_start_iteration(&self, last_iteration: Duration) -> bool {
+    /// Whether another iteration should start: not after the soft limit (scaled by
+    /// how settled the best move is), nor when the last one's time, times the
+    /// growth of an iteration, would pass the hard one.
+    fn may_start_iteration(&self, last_iteration: Duration, plan: &BestMoveStability) -> bool {
         let Some(t) = self.req.time else {
             return true;
         };
         let elapsed = self.start.elapsed();
-        elapsed < t.soft && elapsed + last_iteration.mul_f64(ITERATION_GROWTH) < t.hard
+        elapsed < plan.soft_limit(t.soft, t.hard)
+            && elapsed + last_iteration.mul_f64(ITERATION_GROWTH) < t.hard
     }
 
     fn result(&self, score: i32, kind: ScoreKind, pv: &[u8], stopped: bool) -> SearchResult {
@@ -252,8 +255,9 @@ impl<'a> Root<'a> {
         let mut guess = evaluate(self.req.eval, &board);
         let mut last: Option<SearchResult> = None;
         let mut last_iteration = Duration::ZERO;
+        let mut stability = BestMoveStability::default();
         for depth in 1..=self.req.limits.depth {
-            if last.is_some() && !self.may_start_iteration(last_iteration) {
+            if last.is_some() && !self.may_start_iteration(last_iteration, &stability) {
                 break;
             }
             let iteration_start = Instant::now();
@@ -288,6 +292,9 @@ impl<'a> Root<'a> {
             };
             guess = p.score;
             last_iteration = iteration_start.elapsed();
+            if let Some(&best) = p.pv.first() {
+                stability.record(best);
+            }
             let searched = (depth + self.depth_offset).min(MAX_DEPTH);
             let r = self.result(p.score, ScoreKind::Midgame(searched), &p.pv, false);
             report(&r);
