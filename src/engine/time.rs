@@ -1,5 +1,6 @@
-//! Per-move time budgets from game clocks: a deliberately simple plan, until the
-//! time-management work refines it.
+//! Per-move time budgets from game clocks. The search scales the soft limit by
+//! how settled its best move is (`search::time_plan`); the hard limit given here
+//! is never passed.
 //!
 //! In sudden death (main time `R` left, increment `I`, `E` empty squares), a move
 //! gets
