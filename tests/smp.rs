@@ -1,14 +1,15 @@
-//! Lazy SMP: more threads never change an exact score, and a threaded midgame
-//! search returns a legal move with a sensible line.
+//! Lazy SMP: more threads never change an exact score (FFO 1–19 at 1 and 2
+//! threads, FFO 20–39 at 2 threads against the scores `tests/endgame.rs` checks
+//! at 1), and a threaded midgame search returns a legal move with a sensible line.
 
 use mollett::Board;
-use mollett::format::parse_obf;
+use mollett::format::{ObfEntry, parse_obf};
 use mollett::search::{Level, ScoreKind, SearchRequest, search};
 use mollett::tt::TranspositionTable;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-fn ffo(file: &str) -> Vec<Board> {
+fn ffo_entries(file: &str) -> Vec<ObfEntry> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/ffo")
         .join(file);
@@ -16,7 +17,14 @@ fn ffo(file: &str) -> Vec<Board> {
     parse_obf(&text)
         .expect("FFO files parse")
         .into_iter()
-        .map(|(_, e)| e.position.board)
+        .map(|(_, e)| e)
+        .collect()
+}
+
+fn ffo(file: &str) -> Vec<Board> {
+    ffo_entries(file)
+        .into_iter()
+        .map(|e| e.position.board)
         .collect()
 }
 
@@ -37,6 +45,23 @@ fn one_and_two_threads_give_equal_exact_scores() {
     let boards = ffo("fforum-1-19.obf");
     for (i, b) in boards.into_iter().enumerate() {
         assert_eq!(exact(b, 1), exact(b, 2), "FFO #{}", i + 1);
+    }
+}
+
+/// FFO 20–39 at 2 threads against the file's scores, which `tests/endgame.rs`
+/// checks the single-threaded solver against: together, 1 and 2 threads agree on
+/// all of FFO 1–39. One table for the whole run, as `mollett solve` uses it.
+#[test]
+fn two_threads_solve_ffo_20_to_39_exactly() {
+    let tt = TranspositionTable::new(64).unwrap();
+    let stop = AtomicBool::new(false);
+    for (i, e) in ffo_entries("fforum-20-39.obf").into_iter().enumerate() {
+        let mut req = SearchRequest::new(e.position.board, Level::number(60));
+        req.threads = 2;
+        req.find_ties = false;
+        let r = search(&req, &tt, &stop, &mut |_| {});
+        assert_eq!(r.kind, ScoreKind::Exact);
+        assert_eq!(r.score, e.scores[0].1 * 100, "FFO #{}", i + 20);
     }
 }
 

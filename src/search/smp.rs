@@ -1,6 +1,7 @@
 //! Lazy SMP: several threads search the same root and share one transposition
-//! table. The main thread alone watches the clock and reports; the helpers start
-//! from other root moves and search deeper iterations (see `Root::make_helper`),
+//! table. The main thread alone watches the clock and reports; in the midgame
+//! the helpers start from other root moves and search deeper iterations, in an
+//! exact solve they follow the main thread's order (see `Root::make_helper`),
 //! filling the table with work the main thread then finds. The answer is the main
 //! thread's: its last completed iteration, or its exact solve, which stays exact
 //! whatever the helpers stored, since every table entry is a proven bound.
@@ -41,7 +42,7 @@ impl Job<'_> {
         let mut root = Root::new(self.req, self.tt, stop, self.start);
         root.busy = self.busy;
         if helper > 0 {
-            root.make_helper(helper);
+            root.make_helper(helper, self.solve_wld.is_none());
         }
         match self.solve_wld {
             Some(wld) => {
