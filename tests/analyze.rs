@@ -2,6 +2,9 @@
 //! JSON and SVG outputs parsed, and the input forms.
 
 use std::io::Write;
+
+mod common;
+use common::Scratch;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mollett");
@@ -96,8 +99,7 @@ fn the_table_marks_the_blunder_and_ggf_and_stdin_give_the_same() {
     assert!(line.contains("e6") && line.ends_with("??"), "{table}");
     let ggf = "(;GM[Othello]PB[x]PW[y]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
                B[F5]W[D6]B[C5]W[F4]B[E3]W[F6]B[G5]W[E6]B[E7];)";
-    let dir = std::env::temp_dir().join(format!("mollett-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("analyze");
     let file = dir.join("wipeout.ggf");
     std::fs::write(&file, ggf).unwrap();
     let (ok, from_file, _) = analyze(&[file.to_str().unwrap(), "--level", "3"], None);
@@ -199,8 +201,7 @@ fn the_xml_checker_rejects_broken_documents() {
 
 #[test]
 fn the_svg_is_well_formed_and_marks_the_mistakes() {
-    let dir = std::env::temp_dir().join(format!("mollett-svg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("svg");
     let svg = dir.join("curve.svg");
     let (ok, out, err) = analyze(
         &[

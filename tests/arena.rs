@@ -4,16 +4,16 @@
 
 use mollett::format::{GgfGame, parse_ggf_records};
 use std::path::PathBuf;
+
+mod common;
+use common::Scratch;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mollett");
 
-/// A fresh scratch folder for one test.
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mollett-arena-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder for one test, removed when the test ends.
+fn scratch(tag: &str) -> Scratch {
+    Scratch::new(&format!("arena-{tag}"))
 }
 
 /// A Mollett entrant at `level`: one thread, a small table.

@@ -136,8 +136,7 @@ fn undo_extensions_and_rules_commands() {
 #[test]
 fn passes_are_inserted_and_finished_games_score() {
     // Black a1, White b1, White to move: White must pass; Black c1 ends the game.
-    let dir = std::env::temp_dir().join(format!("mollett-gtp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("gtp");
     let file = dir.join("pass.ggf");
     let bo = format!("8 *O{} O", "-".repeat(62));
     std::fs::write(&file, format!("(;GM[Othello]BO[{bo}];)\n")).unwrap();
@@ -163,7 +162,6 @@ fn passes_are_inserted_and_finished_games_score() {
     assert!(ask(&mut e, "loadsgf /nonexistent/x.ggf").starts_with("? cannot load file"));
     std::fs::write(&file, "(;GM[Othello]BO[8 ---").unwrap();
     assert!(ask(&mut e, &format!("loadsgf {path}")).starts_with("? cannot load file"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

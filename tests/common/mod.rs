@@ -224,3 +224,31 @@ pub fn gtp_response(e: &mut Engine) -> Vec<String> {
         out.push(l);
     }
 }
+
+/// A scratch folder for one test, under the system's temporary folder, named
+/// after the test binary's process and `tag`; removed again when dropped, so
+/// test runs leave nothing behind (even when the test fails).
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// A fresh, empty folder.
+    pub fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("mollett-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
