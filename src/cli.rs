@@ -81,6 +81,10 @@ pub enum Command {
         /// Search threads per position (lazy SMP sharing one table), 1..=1024.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: u16,
+        /// Positions solved at once, 1..=1024, each with its own table (memory:
+        /// jobs × hash); the reports still come in file order.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        jobs: u16,
         /// Transposition table size per search, in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,

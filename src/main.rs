@@ -187,6 +187,7 @@ fn run(cli: Cli) -> Result<bool> {
             file,
             wld,
             threads,
+            jobs,
             hash,
             json,
             variant,
@@ -195,6 +196,7 @@ fn run(cli: Cli) -> Result<bool> {
             solve::SolveOptions {
                 wld,
                 threads: threads.into(),
+                jobs: jobs.into(),
                 hash_mb: hash,
                 variant,
             },

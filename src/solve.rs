@@ -9,8 +9,12 @@ use crate::tt::TranspositionTable;
 use crate::variant::root::VariantRequest;
 use crate::variant::{self, Variant, VariantPosition};
 use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +23,9 @@ pub struct SolveOptions {
     pub wld: bool,
     /// Search threads (lazy SMP) per position.
     pub threads: usize,
+    /// Positions solved at once, each with its own table (data-parallel, on a
+    /// rayon pool); reports still come in file order.
+    pub jobs: usize,
     /// Transposition table size per search, in MB (cleared between positions).
     pub hash_mb: usize,
     /// The rules the positions are solved under (Reversi positions assume no
@@ -60,7 +67,8 @@ pub struct Summary {
     pub positions: usize,
     /// Nodes over all positions.
     pub nodes: u64,
-    /// Sum of the positions' wall times.
+    /// Wall time: the sum of the positions' times, or with several jobs the
+    /// time of the whole run (the positions' times overlap).
     pub seconds: f64,
     /// `nodes / seconds`.
     pub nodes_per_second: f64,
@@ -161,18 +169,85 @@ pub fn solve_all(
     {
         bail!("position {} is not a position of historical reversi", i + 1);
     }
-    let tt = TranspositionTable::new(opts.hash_mb)
-        .with_context(|| format!("a {} MB table", opts.hash_mb))?;
-    for (i, e) in entries.iter().enumerate() {
-        let r = solve_one(i + 1, e, opts, &tt);
+    let mut add = |r: &PositionReport| {
         summary.positions += 1;
         summary.nodes += r.nodes;
         summary.seconds += r.seconds;
         summary.disagreements += r.disagrees as usize;
-        each(&r);
+        each(r);
+    };
+    let jobs = opts.jobs.clamp(1, entries.len().max(1));
+    if jobs == 1 {
+        let tt = table(opts.hash_mb)?;
+        for (i, e) in entries.iter().enumerate() {
+            add(&solve_one(i + 1, e, opts, &tt));
+        }
+    } else {
+        let start = Instant::now();
+        solve_in_parallel(entries, opts, jobs, &mut add)?;
+        summary.seconds = start.elapsed().as_secs_f64();
     }
     summary.nodes_per_second = summary.nodes as f64 / summary.seconds.max(1e-9);
     Ok(summary)
+}
+
+/// A table of `mb` MB, or an error naming the size.
+fn table(mb: usize) -> Result<TranspositionTable> {
+    TranspositionTable::new(mb).with_context(|| format!("a {mb} MB table"))
+}
+
+/// Solves the entries `jobs` at a time on a rayon pool, each solve taking one of
+/// `jobs` tables; hands the reports to `each` in file order as soon as every
+/// earlier one is in.
+fn solve_in_parallel(
+    entries: &[ObfEntry],
+    opts: &SolveOptions,
+    jobs: usize,
+    each: &mut dyn FnMut(&PositionReport),
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("mollett-solve-{i}"))
+        .build()
+        .context("a pool of solving threads")?;
+    let tables = (0..jobs)
+        .map(|_| table(opts.hash_mb))
+        .collect::<Result<Vec<_>>>()?;
+    let tables = Mutex::new(tables);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.install(|| {
+                entries
+                    .par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, e)| {
+                        // At most `jobs` solves run at once, so a table is free.
+                        let tt = lock(&tables).pop().expect("one table per job");
+                        let r = solve_one(i + 1, e, opts, &tt);
+                        lock(&tables).push(tt);
+                        // The receiver outlives the senders: this cannot fail.
+                        let _ = tx.send(r);
+                    });
+            });
+        });
+        let mut waiting = BTreeMap::new();
+        let mut next = 1;
+        for r in rx {
+            waiting.insert(r.index, r);
+            while let Some(r) = waiting.remove(&next) {
+                each(&r);
+                next += 1;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// The table pool, even if a solve panicked while holding the lock (the pool
+/// itself is then still a valid list of tables).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The text line for one report.

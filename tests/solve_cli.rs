@@ -1,0 +1,93 @@
+//! `mollett solve` end to end: text and JSON reports, the check against the
+//! file's scores and the exit status, and `--jobs` (positions solved in
+//! parallel, reported in file order with the same results).
+
+mod common;
+use common::Scratch;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mollett");
+
+fn ffo_1_to_19() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/ffo/fforum-1-19.obf")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `mollett solve ARGS`: exit code and stdout.
+fn solve(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("run mollett");
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// The JSON lines of a `--json` run: per-position objects, then the summary.
+fn json_lines(stdout: &str) -> (Vec<Value>, Value) {
+    let mut lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every stdout line is JSON"))
+        .collect();
+    let summary = lines.pop().expect("a summary line");
+    (lines, summary)
+}
+
+#[test]
+fn json_reports_every_position_and_agrees_with_the_file() {
+    let (code, out) = solve(&[&ffo_1_to_19(), "--json"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (positions, summary) = json_lines(&out);
+    assert_eq!(positions.len(), 19);
+    for (i, p) in positions.iter().enumerate() {
+        assert_eq!(p["index"], i + 1);
+        assert_eq!(p["score"], p["expected"], "{p}");
+        for key in ["empties", "move", "nodes", "seconds", "pv"] {
+            assert!(!p[key].is_null(), "{key} in {p}");
+        }
+    }
+    assert_eq!(summary["positions"], 19);
+    assert_eq!(summary["disagreements"], 0);
+    assert!(summary["nodes_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn jobs_solve_in_parallel_with_the_same_results_in_file_order() {
+    let file = ffo_1_to_19();
+    let (code, one) = solve(&[&file, "--json"]);
+    assert_eq!(code, Some(0));
+    let (code, three) = solve(&[&file, "--json", "--jobs", "3", "--hash", "16"]);
+    assert_eq!(code, Some(0), "{three}");
+    let ((a, _), (b, summary)) = (json_lines(&one), json_lines(&three));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        for key in ["index", "empties", "score", "expected"] {
+            assert_eq!(x[key], y[key], "{key}: {x} / {y}");
+        }
+    }
+    assert_eq!(summary["positions"], 19);
+    assert_eq!(summary["disagreements"], 0);
+    // More jobs than positions is fine too.
+    let (code, _) = solve(&[&file, "--jobs", "64", "--hash", "1"]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_wrong_score_in_the_file_is_marked_and_fails_the_run() {
+    let dir = Scratch::new("solve-cli");
+    let text = std::fs::read_to_string(ffo_1_to_19()).unwrap();
+    // FFO #1: G8 wins by 18; claim 16 instead.
+    let first = text.lines().find(|l| l.contains("G8:+18")).expect("FFO #1");
+    let wrong = dir.join("wrong.obf");
+    std::fs::write(&wrong, first.replace("G8:+18", "G8:+16")).unwrap();
+    let (code, out) = solve(&[wrong.to_str().unwrap(), "--jobs", "2"]);
+    assert_eq!(code, Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "header, one position, totals: {out}");
+    assert!(lines[1].contains("DISAGREES"), "{out}");
+    assert!(lines[2].ends_with("disagreements 1"), "{out}");
+}
