@@ -178,3 +178,38 @@ fn under_a_clock_a_solve_that_cannot_fit_comes_after_a_midgame_search() {
     assert!(Position::START.legal_moves().contains(&r.best.unwrap()));
     assert!(r.elapsed < Duration::from_millis(1000), "{:?}", r.elapsed);
 }
+
+/// A hand-made position (found by a hill climb over disc patterns) where Black
+/// has 33 legal moves: more than the move lists once held, which made the search
+/// panic. Every search kind must now handle it.
+#[test]
+fn a_position_with_33_legal_moves_is_searched() {
+    let pos: Position = "-------X-OXOO-O--OXOXOO--OO-OXX--X---XO--OX-XXO--OXOO--------XO- X"
+        .parse()
+        .unwrap();
+    assert_eq!(pos.board.moves().count_ones(), 33);
+    let tt = TranspositionTable::new(16).unwrap();
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let mut req = SearchRequest::new(pos.board, Level::number(5));
+        req.threads = threads;
+        let r = search(&req, &tt, &stop, &mut |_| {});
+        let Some(Move::Play(sq)) = r.best else {
+            panic!("no move: {r:?}")
+        };
+        assert!(pos.board.moves() >> sq.index() & 1 == 1);
+        assert_eq!(r.kind, ScoreKind::Midgame(5));
+    }
+    // The multi-PV search (NBoard's hint) over all 33 moves.
+    use mollett::search::multipv::{MultiPvRequest, multipv};
+    let req = MultiPvRequest {
+        board: pos.board,
+        limits: Level::number(3).limits,
+        eval: EvalKind::Mobility,
+        lines: 33,
+        threads: 2,
+        contempt: 0,
+    };
+    let last = multipv(&req, &tt, &stop, &mut |_| {}).expect("a completed depth");
+    assert_eq!(last.lines.len(), 33);
+}

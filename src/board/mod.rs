@@ -25,6 +25,12 @@ use std::fmt;
 
 pub use square::{BadSquare, Move, Square};
 
+/// The most legal moves a position can have, for fixed-size move lists. Reachable
+/// games stay far below it, but a position set up by hand (`setboard`, a GGF
+/// `BO`) can offer a move on nearly every empty square; a list sized by the
+/// squares can never overflow.
+pub const MAX_MOVES: usize = 64;
+
 /// A position seen from the side to move: `player` holds the mover's discs,
 /// `opponent` the other side's. The two never overlap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -22,12 +22,13 @@ use super::params::{
     FASTEST_FIRST_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES,
     STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
-use crate::board::Board;
+use super::stack::Stack;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::board::stability::stable_discs;
+use crate::board::{Board, MAX_MOVES};
 use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -300,8 +301,7 @@ fn nws_body<K: Kernel>(
     // The children, with their hashes when they will probe the table; their
     // buckets are prefetched all at once, so the misses overlap each other and
     // the ordering work below instead of stalling one by one.
-    let mut list = [(0u8, 0u64, 0i32, 0u64); 32];
-    let mut n = 0;
+    let mut stack: Stack<(u8, u64, i32, u64), MAX_MOVES> = Stack::new();
     let child_probes = empties > ENDGAME_TT_MIN_EMPTIES;
     for sq in Squares(moves) {
         let f = k.flips(sq, p, o);
@@ -312,10 +312,11 @@ fn nws_body<K: Kernel>(
         } else {
             0
         };
-        list[n] = (sq, f, 0, child_hash);
-        n += 1;
+        stack.push((sq, f, 0, child_hash));
     }
-    for entry in &mut list[..n] {
+    let list = stack.as_mut_slice();
+    let n = list.len();
+    for entry in list.iter_mut() {
         let (sq, f, _, child_hash) = *entry;
         // Enhanced transposition cut-off: a child the table already proves bad
         // enough for the opponent ends the search here.
@@ -334,8 +335,7 @@ fn nws_body<K: Kernel>(
     }
     let mut best = -INF_DISCS;
     let mut best_move = NO_MOVE;
-    let mut deferred = [(0u8, 0u64); 32];
-    let mut n_deferred = 0;
+    let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
     for i in 0..n {
         // Selection sort, one step per move tried: a cut-off skips the rest.
         let mut k = i;
@@ -351,8 +351,7 @@ fn nws_body<K: Kernel>(
         let claimed = match s.busy {
             Some(busy) if empties >= ABDADA_MIN_EMPTIES => {
                 if i > 0 && !busy.try_claim(h) {
-                    deferred[n_deferred] = (sq, f);
-                    n_deferred += 1;
+                    deferred.push((sq, f));
                     continue;
                 }
                 Some((busy, h))
@@ -375,7 +374,7 @@ fn nws_body<K: Kernel>(
         }
     }
     if best <= alpha {
-        for &(sq, f) in &deferred[..n_deferred] {
+        for &(sq, f) in deferred.as_slice() {
             let v = -recurse(s, board.make(sq, f), -alpha - 1);
             if s.aborted {
                 return 0;
@@ -456,8 +455,7 @@ fn pvs_body<K: Kernel>(
     let empty = board.empty();
     let odd = odd_quadrants(empty);
     let tt_move = s.tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
-    let mut list = [(0u8, 0i32); 32];
-    let mut n = 0;
+    let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
     for sq in Squares(moves) {
         let child = board.make(sq, board.flips(sq));
         let score = if sq == tt_move {
@@ -465,10 +463,11 @@ fn pvs_body<K: Kernel>(
         } else {
             order_score(k, &child, sq, odd)
         };
-        list[n] = (sq, score);
-        n += 1;
+        stack.push((sq, score));
     }
-    list[..n].sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    let list = stack.as_mut_slice();
+    let n = list.len();
+    list.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
     let mut best = Solved {
         score: -INF_DISCS,
         pv: Vec::new(),

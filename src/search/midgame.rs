@@ -6,13 +6,17 @@
 //! A pass costs no depth. A finished game scores its exact final count, except a
 //! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
+use super::busy::BusyTable;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
-use super::params::{MAX_CONTEMPT, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL};
-use crate::board::Board;
+use super::params::{
+    MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL,
+};
+use super::stack::Stack;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
+use crate::board::{Board, MAX_MOVES};
 use crate::eval::{DISC, EvalKind, evaluate};
 use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
 use std::sync::atomic::AtomicBool;
@@ -46,6 +50,8 @@ pub struct Midgame<'a> {
     /// What a drawn game is worth to the side to move at the current node
     /// (centi-discs); it changes sign with every ply, pass included.
     draw: i32,
+    /// The positions other threads are searching, when there are several.
+    busy: Option<&'a BusyTable>,
 }
 
 impl<'a> Midgame<'a> {
@@ -60,7 +66,16 @@ impl<'a> Midgame<'a> {
             deadline: None,
             aborted: false,
             draw: 0,
+            busy: None,
         }
+    }
+
+    /// The same search, sharing `busy` with the other threads of a lazy-SMP
+    /// search: from [`MIDGAME_ABDADA_MIN_DEPTH`] a later move another thread is
+    /// searching is put off until the others are done.
+    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
+        self.busy = busy;
+        self
     }
 
     /// The same search, valuing a drawn game at `draw` centi-discs for the side
@@ -127,7 +142,9 @@ impl<'a> Midgame<'a> {
     /// converting the window to discs and the result back.
     fn exact(&mut self, board: Board, alpha: i32, beta: i32) -> Line {
         let (a, b) = disc_window(alpha, beta, self.draw);
-        let mut solver = Solver::new(self.tt, self.stop).with_deadline(self.deadline);
+        let mut solver = Solver::new(self.tt, self.stop)
+            .with_deadline(self.deadline)
+            .with_busy(self.busy);
         let r = solver.solve(board, a, b);
         self.nodes += solver.nodes;
         self.aborted |= solver.aborted();
@@ -226,18 +243,45 @@ fn nws_body<K: Kernel>(
     let list = order_moves_with(k, &board, moves, tt_move, depth);
     let mut best = -INF;
     let mut best_move = NO_MOVE;
-    for &(sq, f) in list.as_slice() {
-        m.draw = -m.draw;
-        let v = -nws(m, board.make(sq, f), depth - 1, -alpha - 1);
-        m.draw = -m.draw;
-        if m.aborted {
-            return 0;
-        }
-        if v > best {
-            best = v;
-            best_move = sq;
-            if v > alpha {
-                break;
+    // With several threads, a later move another thread is on comes last
+    // (ABDADA, as in the exact solver), by when the table may hold its result.
+    let busy = m.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
+    let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
+    'moves: for round in 0..2 {
+        let count = [list.as_slice().len(), deferred.as_slice().len()][round];
+        for i in 0..count {
+            let (sq, f) = if round == 0 {
+                list.as_slice()[i]
+            } else {
+                deferred.as_slice()[i]
+            };
+            let child = board.make(sq, f);
+            let claim = match busy {
+                Some(b) if round == 0 && i > 0 => {
+                    let h = child.hash();
+                    if !b.try_claim(h) {
+                        deferred.push((sq, f));
+                        continue;
+                    }
+                    Some((b, h))
+                }
+                _ => None,
+            };
+            m.draw = -m.draw;
+            let v = -nws(m, child, depth - 1, -alpha - 1);
+            m.draw = -m.draw;
+            if let Some((b, h)) = claim {
+                b.release(h);
+            }
+            if m.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    break 'moves;
+                }
             }
         }
     }

@@ -20,6 +20,7 @@ pub mod ordering;
 pub mod params;
 mod root;
 mod smp;
+pub mod stack;
 mod time_plan;
 
 use crate::board::{Board, Move, Square};

@@ -2,9 +2,10 @@
 //! opponent), with corners and the squares next to empty corners adjusted.
 
 use super::params::{ORDER_CORNER_BONUS, ORDER_MOBILITY_WEIGHT, ORDER_X_SQUARE_PENALTY};
-use crate::board::Board;
+use super::stack::Stack;
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::movegen::{Dispatch, Kernel};
+use crate::board::{Board, MAX_MOVES};
 
 /// b2, g2, b7, g7: the squares diagonal to a corner.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
@@ -18,18 +19,16 @@ fn open_x_squares(empty: u64) -> u64 {
         & (((c & 1) << 9) | ((c & 0x80) << 7) | ((c >> 7) & (1 << 49)) | ((c >> 9) & (1 << 54)))
 }
 
-/// Up to 32 moves with their flips, in the order to try them.
-#[derive(Clone, Copy)]
+/// Up to [`MAX_MOVES`] moves with their flips, in the order to try them.
 pub struct MoveList {
-    moves: [(u8, u64); 32],
-    len: usize,
+    moves: Stack<(u8, u64), MAX_MOVES>,
 }
 
 impl MoveList {
     /// The moves as `(square, flips)`, best first.
     #[inline(always)]
     pub fn as_slice(&self) -> &[(u8, u64)] {
-        &self.moves[..self.len]
+        self.moves.as_slice()
     }
 }
 
@@ -51,10 +50,9 @@ pub fn order_moves_with<K: Kernel>(
     depth: u32,
 ) -> MoveList {
     let mut list = MoveList {
-        moves: [(0, 0); 32],
-        len: 0,
+        moves: Stack::new(),
     };
-    let mut keys = [0i32; 32];
+    let mut keys: Stack<i32, MAX_MOVES> = Stack::new();
     let open_x = open_x_squares(board.empty());
     for sq in Squares(moves) {
         let f = k.flips(sq, board.player, board.opponent);
@@ -76,16 +74,18 @@ pub fn order_moves_with<K: Kernel>(
                 key -= ORDER_X_SQUARE_PENALTY;
             }
         }
-        // Insertion sort: at most 32 moves, usually about 10.
-        let mut i = list.len;
+        // Insertion sort: usually about 10 moves.
+        keys.push(key);
+        list.moves.push((sq, f));
+        let (keys, moves) = (keys.as_mut_slice(), list.moves.as_mut_slice());
+        let mut i = moves.len() - 1;
         while i > 0 && keys[i - 1] < key {
             keys[i] = keys[i - 1];
-            list.moves[i] = list.moves[i - 1];
+            moves[i] = moves[i - 1];
             i -= 1;
         }
         keys[i] = key;
-        list.moves[i] = (sq, f);
-        list.len += 1;
+        moves[i] = (sq, f);
     }
     list
 }

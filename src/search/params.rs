@@ -105,6 +105,11 @@ pub const ETC_MIN_EMPTIES: u32 = 11;
 /// claimed while searched, and a thread defers a move another thread is on.
 pub const ABDADA_MIN_EMPTIES: u32 = 12;
 
+/// With several threads, midgame nodes with this much depth left or more claim
+/// the moves they search, and a thread defers a later move another thread is on
+/// (ABDADA); shallower subtrees are cheaper than the claim.
+pub const MIDGAME_ABDADA_MIN_DEPTH: u32 = 4;
+
 /// Under a clock, a midgame search that leaves time over tries an exact solve
 /// when it likely fits in what is left of the soft limit: the estimate is
 /// [`TIMED_SOLVE_BASE_SECONDS`] at 20 empties, times [`TIMED_SOLVE_GROWTH`] per

@@ -255,6 +255,7 @@ impl<'a> Root<'a> {
         let board = self.req.board;
         let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval)
             .with_deadline(self.deadline())
+            .with_busy(self.busy)
             // The midgame search scores the children: the opponent moves there.
             .with_draw(-self.req.contempt);
         let mut guess = evaluate(self.req.eval, &board);
