@@ -2,7 +2,9 @@
 //! table. The main thread alone watches the clock and reports; in the midgame
 //! the helpers start from other root moves and search deeper iterations, in an
 //! exact solve they follow the main thread's order (see `Root::make_helper`),
-//! filling the table with work the main thread then finds. The answer is the main
+//! filling the table with work the main thread then finds. Below the root, the
+//! threads share a [`BusyTable`]: a later move another thread is on is put off
+//! (ABDADA), so they spread over different subtrees. The answer is the main
 //! thread's: its last completed iteration, or its exact solve, which stays exact
 //! whatever the helpers stored, since every table entry is a proven bound.
 //!
