@@ -32,6 +32,10 @@ fn main() {
         // A fresh table: proven results survive between searches, so the same
         // position searched again would end before most stops.
         tt.clear();
+        // The clear runs on rayon's pool, whose idle workers spin for a while
+        // before they sleep: let them settle, so that they do not compete with
+        // the search threads for the two cores.
+        std::thread::sleep(Duration::from_millis(20));
         stop.store(false, Ordering::Relaxed);
         let wait = Duration::from_micros(rng.below(20_000));
         let latency = std::thread::scope(|s| {
