@@ -105,6 +105,28 @@ pub(super) fn solve_2<K: Kernel>(
     }
 }
 
+/// Tries the move to `$sq` for `solve_3` and `solve_4`: searches it with `$child`
+/// when it flips anything, and leaves `$block` on a cut-off. Written out per
+/// move rather than looped over an array of squares, so the squares stay in
+/// registers: a loop over packed byte tuples made the compiler store them byte
+/// by byte and reload them wider, a store-forwarding stall on every node.
+macro_rules! try_move {
+    ($k:expr, $s:expr, $p:expr, $o:expr, $alpha:expr, $best:ident, $block:lifetime, $sq:expr,
+     $child:expr) => {{
+        let sq = $sq;
+        let f = $k.flips(sq, $p, $o);
+        if f != 0 {
+            let v = -$child($s, $o ^ f, $p | f | 1 << sq);
+            if v > $best {
+                $best = v;
+                if v > $alpha {
+                    break $block;
+                }
+            }
+        }
+    }};
+}
+
 /// Null-window search of the last three empties, in the given order. A pass is a
 /// second turn of the loop, not a recursive call, so the function inlines.
 #[inline(always)]
@@ -114,23 +136,18 @@ pub(super) fn solve_3<K: Kernel>(
     mut p: u64,
     mut o: u64,
     mut alpha: i32,
-    e: [u8; 3],
+    [e0, e1, e2]: [u8; 3],
 ) -> i32 {
     s.nodes += 1;
     let mut sign = 1;
     for _ in 0..2 {
         let mut best = -INF_DISCS;
-        for (sq, a, b) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
-            let f = k.flips(sq, p, o);
-            if f != 0 {
-                let v = -solve_2(k, s, o ^ f, p | f | 1 << sq, -alpha - 1, a, b);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        break;
-                    }
-                }
-            }
+        let beta = -alpha - 1;
+        'moves: {
+            let child = |s: &mut Solver, p, o, a, b| solve_2(k, s, p, o, beta, a, b);
+            try_move!(k, s, p, o, alpha, best, 'moves, e0, |s, cp, co| child(s, cp, co, e1, e2));
+            try_move!(k, s, p, o, alpha, best, 'moves, e1, |s, cp, co| child(s, cp, co, e0, e2));
+            try_move!(k, s, p, o, alpha, best, 'moves, e2, |s, cp, co| child(s, cp, co, e0, e1));
         }
         if best > -INF_DISCS {
             return sign * best;
@@ -163,22 +180,14 @@ pub(super) fn solve_4<K: Kernel>(
     let mut sign = 1;
     for _ in 0..2 {
         let mut best = -INF_DISCS;
-        for (sq, rest) in [
-            (e[0], [e[1], e[2], e[3]]),
-            (e[1], [e[0], e[2], e[3]]),
-            (e[2], [e[0], e[1], e[3]]),
-            (e[3], [e[0], e[1], e[2]]),
-        ] {
-            let f = k.flips(sq, p, o);
-            if f != 0 {
-                let v = -solve_3(k, s, o ^ f, p | f | 1 << sq, -alpha - 1, rest);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        break;
-                    }
-                }
-            }
+        let beta = -alpha - 1;
+        let [e0, e1, e2, e3] = e;
+        'moves: {
+            let child = |s: &mut Solver, p, o, rest| solve_3(k, s, p, o, beta, rest);
+            try_move!(k, s, p, o, alpha, best, 'moves, e0, |s, cp, co| child(s, cp, co, [e1, e2, e3]));
+            try_move!(k, s, p, o, alpha, best, 'moves, e1, |s, cp, co| child(s, cp, co, [e0, e2, e3]));
+            try_move!(k, s, p, o, alpha, best, 'moves, e2, |s, cp, co| child(s, cp, co, [e0, e1, e3]));
+            try_move!(k, s, p, o, alpha, best, 'moves, e3, |s, cp, co| child(s, cp, co, [e0, e1, e2]));
         }
         if best > -INF_DISCS {
             return sign * best;
