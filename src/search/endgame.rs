@@ -347,10 +347,12 @@ fn nws_body<K: Kernel>(
         list.swap(i, k);
         let (sq, f, _, h) = list[i];
         let child = board.make(sq, f);
-        // Another thread is on this move: come back to it after the others.
+        // Another thread is on this move: come back to it after the others. The
+        // first move is searched whatever the others do, and claims nothing (so
+        // it never releases a claim that another thread holds).
         let claimed = match s.busy {
-            Some(busy) if empties >= ABDADA_MIN_EMPTIES => {
-                if i > 0 && !busy.try_claim(h) {
+            Some(busy) if i > 0 && empties >= ABDADA_MIN_EMPTIES => {
+                if !busy.try_claim(h) {
                     deferred.push((sq, f));
                     continue;
                 }
