@@ -29,23 +29,34 @@ impl BusyTable {
         &self.slots[(hash as usize) & (SLOTS - 1)]
     }
 
-    /// Claims `hash` for this thread; `false` when another thread holds it.
+    /// Claims `hash` for this thread until the returned guard is dropped; `None`
+    /// when another thread holds it. Only a claim releases, so a thread never
+    /// frees a slot another thread holds.
     #[inline]
-    pub fn try_claim(&self, hash: u64) -> bool {
+    pub fn claim(&self, hash: u64) -> Option<Claim<'_>> {
         let slot = self.slot(hash);
         if slot.load(Ordering::Relaxed) == hash {
-            return false;
+            return None;
         }
         slot.store(hash, Ordering::Relaxed);
-        true
+        Some(Claim { slot, hash })
     }
+}
 
-    /// Releases `hash` after its search.
+/// A position claimed in a [`BusyTable`], released when dropped (after its
+/// search, or when the search unwinds on a stop).
+pub struct Claim<'a> {
+    slot: &'a AtomicU64,
+    hash: u64,
+}
+
+impl Drop for Claim<'_> {
     #[inline]
-    pub fn release(&self, hash: u64) {
+    fn drop(&mut self) {
+        // The slot may since hold another position that hashed to it: leave it.
         let _ = self
-            .slot(hash)
-            .compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
+            .slot
+            .compare_exchange(self.hash, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
 
@@ -56,9 +67,10 @@ mod tests {
     #[test]
     fn claims_and_releases() {
         let t = BusyTable::default();
-        assert!(t.try_claim(12345));
-        assert!(!t.try_claim(12345));
-        t.release(12345);
-        assert!(t.try_claim(12345));
+        let claim = t.claim(12345);
+        assert!(claim.is_some());
+        assert!(t.claim(12345).is_none());
+        drop(claim);
+        assert!(t.claim(12345).is_some());
     }
 }

@@ -350,20 +350,17 @@ fn nws_body<K: Kernel>(
         // Another thread is on this move: come back to it after the others. The
         // first move is searched whatever the others do, and claims nothing (so
         // it never releases a claim that another thread holds).
-        let claimed = match s.busy {
+        let _claim = match s.busy {
             Some(busy) if i > 0 && empties >= ABDADA_MIN_EMPTIES => {
-                if !busy.try_claim(h) {
+                let Some(claim) = busy.claim(h) else {
                     deferred.push((sq, f));
                     continue;
-                }
-                Some((busy, h))
+                };
+                Some(claim)
             }
             _ => None,
         };
         let v = -recurse(s, child, -alpha - 1);
-        if let Some((busy, h)) = claimed {
-            busy.release(h);
-        }
         if s.aborted {
             return 0;
         }

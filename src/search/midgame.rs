@@ -256,23 +256,19 @@ fn nws_body<K: Kernel>(
                 deferred.as_slice()[i]
             };
             let child = board.make(sq, f);
-            let claim = match busy {
+            let _claim = match busy {
                 Some(b) if round == 0 && i > 0 => {
-                    let h = child.hash();
-                    if !b.try_claim(h) {
+                    let Some(claim) = b.claim(child.hash()) else {
                         deferred.push((sq, f));
                         continue;
-                    }
-                    Some((b, h))
+                    };
+                    Some(claim)
                 }
                 _ => None,
             };
             m.draw = -m.draw;
             let v = -nws(m, child, depth - 1, -alpha - 1);
             m.draw = -m.draw;
-            if let Some((b, h)) = claim {
-                b.release(h);
-            }
             if m.aborted {
                 return 0;
             }
