@@ -105,18 +105,20 @@ pub(super) fn solve_2<K: Kernel>(
     }
 }
 
-/// Tries the move to `$sq` for `solve_3` and `solve_4`: searches it with `$child`
-/// when it flips anything, and leaves `$block` on a cut-off. Written out per
-/// move rather than looped over an array of squares, so the squares stay in
-/// registers: a loop over packed byte tuples made the compiler store them byte
-/// by byte and reload them wider, a store-forwarding stall on every node.
+/// Tries the move to `$sq` for `solve_3` and `solve_4`: when it flips anything,
+/// binds the child position to `$cp`, `$co` and scores it with `$child`, and
+/// leaves `$block` on a cut-off. Written out per move rather than looped over an
+/// array of squares, so the squares stay in registers: a loop over packed byte
+/// tuples made the compiler store them byte by byte and reload them wider, a
+/// store-forwarding stall on every node.
 macro_rules! try_move {
-    ($k:expr, $s:expr, $p:expr, $o:expr, $alpha:expr, $best:ident, $block:lifetime, $sq:expr,
-     $child:expr) => {{
+    ($k:ident, $p:ident, $o:ident, $alpha:ident, $best:ident, $block:lifetime, $sq:expr,
+     |$cp:ident, $co:ident| $child:expr) => {{
         let sq = $sq;
         let f = $k.flips(sq, $p, $o);
         if f != 0 {
-            let v = -$child($s, $o ^ f, $p | f | 1 << sq);
+            let ($cp, $co) = ($o ^ f, $p | f | 1 << sq);
+            let v = -$child;
             if v > $best {
                 $best = v;
                 if v > $alpha {
@@ -144,10 +146,9 @@ pub(super) fn solve_3<K: Kernel>(
         let mut best = -INF_DISCS;
         let beta = -alpha - 1;
         'moves: {
-            let child = |s: &mut Solver, p, o, a, b| solve_2(k, s, p, o, beta, a, b);
-            try_move!(k, s, p, o, alpha, best, 'moves, e0, |s, cp, co| child(s, cp, co, e1, e2));
-            try_move!(k, s, p, o, alpha, best, 'moves, e1, |s, cp, co| child(s, cp, co, e0, e2));
-            try_move!(k, s, p, o, alpha, best, 'moves, e2, |s, cp, co| child(s, cp, co, e0, e1));
+            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_2(k, s, cp, co, beta, e1, e2));
+            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_2(k, s, cp, co, beta, e0, e2));
+            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_2(k, s, cp, co, beta, e0, e1));
         }
         if best > -INF_DISCS {
             return sign * best;
@@ -183,11 +184,10 @@ pub(super) fn solve_4<K: Kernel>(
         let beta = -alpha - 1;
         let [e0, e1, e2, e3] = e;
         'moves: {
-            let child = |s: &mut Solver, p, o, rest| solve_3(k, s, p, o, beta, rest);
-            try_move!(k, s, p, o, alpha, best, 'moves, e0, |s, cp, co| child(s, cp, co, [e1, e2, e3]));
-            try_move!(k, s, p, o, alpha, best, 'moves, e1, |s, cp, co| child(s, cp, co, [e0, e2, e3]));
-            try_move!(k, s, p, o, alpha, best, 'moves, e2, |s, cp, co| child(s, cp, co, [e0, e1, e3]));
-            try_move!(k, s, p, o, alpha, best, 'moves, e3, |s, cp, co| child(s, cp, co, [e0, e1, e2]));
+            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_3(k, s, cp, co, beta, [e1, e2, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_3(k, s, cp, co, beta, [e0, e2, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_3(k, s, cp, co, beta, [e0, e1, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e3, |cp, co| solve_3(k, s, cp, co, beta, [e0, e1, e2]));
         }
         if best > -INF_DISCS {
             return sign * best;
