@@ -14,6 +14,7 @@
 //! The recursive functions exist twice, once compiled for the baseline and once for
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
 
+use super::NullWindowBest;
 use super::busy::BusyTable;
 use super::last_empties::{final_score, odd_quadrants, solve_1, solve_2, solve_3, solve_4};
 use super::midgame::PASS;
@@ -23,6 +24,7 @@ use super::params::{
     STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::stack::Stack;
+use super::watch::{Watch, Watched};
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
@@ -46,6 +48,9 @@ pub struct Solver<'a> {
     deadline: Option<Instant>,
     aborted: bool,
     busy: Option<&'a BusyTable>,
+    /// With several threads: the null-window nodes this thread is inside, at
+    /// [`ABDADA_MIN_EMPTIES`] or more.
+    watch: Watch,
 }
 
 /// The result of a PV solve.
@@ -76,6 +81,7 @@ impl<'a> Solver<'a> {
             deadline: None,
             aborted: false,
             busy: None,
+            watch: Watch::default(),
         }
     }
 
@@ -119,17 +125,28 @@ impl<'a> Solver<'a> {
         nws_plain(self, board, alpha)
     }
 
-    /// Whether to stop now; polls the shared flag every few thousand nodes.
+    /// Whether to stop now; polls the shared flag every few thousand nodes, and
+    /// with it the table, for a node above this one that another thread has
+    /// answered meanwhile (then this thread unwinds to it: see `watch`).
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
             if super::must_stop(self.stop, self.deadline) {
                 self.aborted = true;
+                self.watch.cancel();
+            } else if !self.watch.is_empty() && self.watch.find_answered(self.tt, exact_bounds) {
+                self.aborted = true;
             }
         }
         self.aborted
     }
+}
+
+/// An exact entry's bounds in whole discs, if it is for the node's empties.
+fn exact_bounds(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
+    (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
+        .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
 }
 
 // ---------------------------------------------------------------------------
@@ -333,65 +350,69 @@ fn nws_body<K: Kernel>(
             move_key(k, s, &board.make(sq, f), sq, odd, empties)
         };
     }
-    let mut best = -INF_DISCS;
-    let mut best_move = NO_MOVE;
-    let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
-    for i in 0..n {
-        // Selection sort, one step per move tried: a cut-off skips the rest.
-        let mut k = i;
-        for j in i + 1..n {
-            if list[j].2 > list[k].2 {
-                k = j;
-            }
-        }
-        list.swap(i, k);
-        let (sq, f, _, h) = list[i];
-        let child = board.make(sq, f);
-        // Another thread is on this move: come back to it after the others. The
-        // first move is searched whatever the others do, and claims nothing (so
-        // it never releases a claim that another thread holds).
-        let _claim = match s.busy {
-            Some(busy) if i > 0 && empties >= ABDADA_MIN_EMPTIES => {
-                let Some(claim) = busy.claim(h) else {
-                    deferred.push((sq, f));
-                    continue;
-                };
-                Some(claim)
-            }
-            _ => None,
-        };
-        let v = -recurse(s, child, -alpha - 1);
-        if s.aborted {
-            return 0;
-        }
-        if v > best {
-            best = v;
-            best_move = sq;
-            if v > alpha {
-                break;
-            }
-        }
+    // With several threads, this node is watched from below: should another
+    // thread resolve it meanwhile, this thread's work under it is dropped.
+    let watched = s.busy.is_some() && empties >= ABDADA_MIN_EMPTIES;
+    if watched {
+        s.watch.enter(Watched {
+            hash,
+            alpha,
+            depth: empties,
+            draw: 0,
+        });
     }
-    if best <= alpha {
-        for &(sq, f) in deferred.as_slice() {
-            let v = -recurse(s, board.make(sq, f), -alpha - 1);
-            if s.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    break;
+    let mut best = NullWindowBest::new(-INF_DISCS);
+    let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
+    'moves: {
+        for i in 0..n {
+            // Selection sort, one step per move tried: a cut-off skips the rest.
+            let mut k = i;
+            for j in i + 1..n {
+                if list[j].2 > list[k].2 {
+                    k = j;
                 }
             }
+            list.swap(i, k);
+            let (sq, f, _, h) = list[i];
+            let child = board.make(sq, f);
+            // Another thread is on this move: come back to it after the others. The
+            // first move is searched whatever the others do, and claims nothing (so
+            // it never releases a claim that another thread holds).
+            let _claim = match s.busy {
+                Some(busy) if i > 0 && empties >= ABDADA_MIN_EMPTIES => {
+                    let Some(claim) = busy.claim(h) else {
+                        deferred.push((sq, f));
+                        continue;
+                    };
+                    Some(claim)
+                }
+                _ => None,
+            };
+            let v = -recurse(s, child, -alpha - 1);
+            if s.aborted || best.cuts(v, sq, alpha) {
+                break 'moves;
+            }
+        }
+        for &(sq, f) in deferred.as_slice() {
+            let v = -recurse(s, board.make(sq, f), -alpha - 1);
+            if s.aborted || best.cuts(v, sq, alpha) {
+                break 'moves;
+            }
         }
     }
+    // Unwound to here: another thread answered this node first, and its answer
+    // is ours.
+    if watched && let Some(score) = s.watch.leave(&mut s.aborted) {
+        return score;
+    }
+    if s.aborted {
+        return 0;
+    }
     if empties >= ENDGAME_TT_MIN_EMPTIES {
-        let (lower, upper) = if best > alpha {
-            (best, INF_DISCS - 1)
+        let (lower, upper) = if best.score > alpha {
+            (best.score, INF_DISCS - 1)
         } else {
-            (-(INF_DISCS - 1), best)
+            (-(INF_DISCS - 1), best.score)
         };
         s.tt.store(
             hash,
@@ -399,12 +420,12 @@ fn nws_body<K: Kernel>(
                 lower: (lower.max(-64) * 100) as i16,
                 upper: (upper.min(64) * 100) as i16,
                 depth: empties as u8,
-                best_move,
+                best_move: best.mv,
                 level: LEVEL_EXACT,
             },
         );
     }
-    best
+    best.score
 }
 
 fn nws_plain(s: &mut Solver, board: Board, alpha: i32) -> i32 {

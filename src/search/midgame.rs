@@ -6,6 +6,7 @@
 //! A pass costs no depth. A finished game scores its exact final count, except a
 //! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
+use super::NullWindowBest;
 use super::busy::BusyTable;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
@@ -13,6 +14,7 @@ use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL,
 };
 use super::stack::Stack;
+use super::watch::{Watch, Watched};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
@@ -52,6 +54,9 @@ pub struct Midgame<'a> {
     draw: i32,
     /// The positions other threads are searching, when there are several.
     busy: Option<&'a BusyTable>,
+    /// With several threads: the null-window nodes this thread is inside, from
+    /// [`MIDGAME_ABDADA_MIN_DEPTH`].
+    watch: Watch,
 }
 
 impl<'a> Midgame<'a> {
@@ -67,6 +72,7 @@ impl<'a> Midgame<'a> {
             aborted: false,
             draw: 0,
             busy: None,
+            watch: Watch::default(),
         }
     }
 
@@ -119,11 +125,21 @@ impl<'a> Midgame<'a> {
         nws_plain(self, board, depth, alpha)
     }
 
+    /// Whether to stop now; polls the shared flag every few thousand nodes, and
+    /// with it the table, for a node above this one that another thread has
+    /// answered meanwhile (then this thread unwinds to it: see `watch`).
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
             if super::must_stop(self.stop, self.deadline) {
+                self.aborted = true;
+                self.watch.cancel();
+            } else if !self.watch.is_empty()
+                && self
+                    .watch
+                    .find_answered(self.tt, |d, w| usable(d, w.depth, w.draw))
+            {
                 self.aborted = true;
             }
         }
@@ -241,11 +257,19 @@ fn nws_body<K: Kernel>(
     }
     // Step 6. The moves, best-looking first.
     let list = order_moves_with(k, &board, moves, tt_move, depth);
-    let mut best = -INF;
-    let mut best_move = NO_MOVE;
+    let mut best = NullWindowBest::new(-INF);
     // With several threads, a later move another thread is on comes last
-    // (ABDADA, as in the exact solver), by when the table may hold its result.
+    // (ABDADA, as in the exact solver), by when the table may hold its result;
+    // and this node is watched from below, as there.
     let busy = m.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
+    if busy.is_some() {
+        m.watch.enter(Watched {
+            hash,
+            alpha,
+            depth,
+            draw: m.draw,
+        });
+    }
     let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
     'moves: for round in 0..2 {
         let count = [list.as_slice().len(), deferred.as_slice().len()][round];
@@ -269,28 +293,31 @@ fn nws_body<K: Kernel>(
             m.draw = -m.draw;
             let v = -nws(m, child, depth - 1, -alpha - 1);
             m.draw = -m.draw;
-            if m.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    break 'moves;
-                }
+            if m.aborted || best.cuts(v, sq, alpha) {
+                break 'moves;
             }
         }
     }
+    // Unwound to here: another thread answered this node first, and its answer
+    // is ours.
+    if busy.is_some()
+        && let Some(score) = m.watch.leave(&mut m.aborted)
+    {
+        return score;
+    }
+    if m.aborted {
+        return 0;
+    }
     // Step 7. Remember the bound.
     if depth >= MIDGAME_TT_MIN_DEPTH {
-        let (lower, upper) = if best > alpha {
-            (best, INF)
+        let (lower, upper) = if best.score > alpha {
+            (best.score, INF)
         } else {
-            (-INF, best)
+            (-INF, best.score)
         };
-        store(m.tt, hash, lower, upper, depth, best_move);
+        store(m.tt, hash, lower, upper, depth, best.mv);
     }
-    best
+    best.score
 }
 
 /// Stores a midgame bound, clamping the scores to the table's range.

@@ -22,10 +22,11 @@ mod root;
 mod smp;
 pub mod stack;
 mod time_plan;
+mod watch;
 
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
-use crate::tt::TranspositionTable;
+use crate::tt::{self, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -142,6 +143,37 @@ pub(crate) fn must_stop(stop: &AtomicBool, deadline: Option<Instant>) -> bool {
         return true;
     }
     false
+}
+
+/// The best move so far of a null-window node, and its score (fail-soft).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NullWindowBest {
+    /// The highest score seen.
+    pub score: i32,
+    /// The move that scored it.
+    pub mv: u8,
+}
+
+impl NullWindowBest {
+    /// No move yet: the score starts at `floor`, below any real score.
+    #[inline(always)]
+    pub fn new(floor: i32) -> NullWindowBest {
+        NullWindowBest {
+            score: floor,
+            mv: tt::NO_MOVE,
+        }
+    }
+
+    /// Takes the move to `sq` scored `v`; whether it beats `alpha`, a cut-off
+    /// that ends the node.
+    #[inline(always)]
+    pub fn cuts(&mut self, v: i32, sq: u8, alpha: i32) -> bool {
+        if v > self.score {
+            self.score = v;
+            self.mv = sq;
+        }
+        v > alpha
+    }
 }
 
 /// Converts a PV of squares and [`PASS`] into moves.

@@ -4,7 +4,9 @@
 //! exact solve they follow the main thread's order (see `Root::make_helper`),
 //! filling the table with work the main thread then finds. Below the root, the
 //! threads share a [`BusyTable`]: a later move another thread is on is put off
-//! (ABDADA), so they spread over different subtrees. The answer is the main
+//! (ABDADA), so they spread over different subtrees; and each thread watches the
+//! nodes it is inside (`watch`), dropping its work below one as soon as another
+//! thread's table entry answers it. The answer is the main
 //! thread's: its last completed iteration, or its exact solve, which stays exact
 //! whatever the helpers stored, since every table entry is a proven bound.
 //!

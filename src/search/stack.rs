@@ -29,6 +29,24 @@ impl<T: Copy, const N: usize> Stack<T, N> {
         self.len += 1;
     }
 
+    /// Removes the last value pushed (none when empty).
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    /// How many values are in the list.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The values pushed so far.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
@@ -66,6 +84,9 @@ mod tests {
         assert_eq!(s.as_slice()[63], (63, 189));
         s.as_mut_slice().reverse();
         assert_eq!(s.as_slice()[0], (63, 189));
+        s.pop();
+        assert_eq!(s.len(), 63);
+        assert_eq!(s.as_slice()[62], (1, 3));
     }
 
     #[test]

@@ -1,0 +1,168 @@
+//! The null-window nodes one thread of a lazy-SMP search is inside, watched for
+//! another thread's answer. Two threads often end up under the same node: both
+//! search its first move, or one searches a move the node no longer needs after
+//! the other found a cut-off. When the other thread finishes the node first, it
+//! stores the answer in the shared table, and everything this thread is still
+//! doing below the node is moot. So, every few thousand nodes, a thread looks up
+//! the nodes it is inside; when the table answers one (outermost first), it
+//! unwinds to that node and takes the table's answer as the node's.
+//!
+//! The answer is a proven bound, as good as a table cut-off at the node itself:
+//! the search's result is unchanged, only found sooner. With one thread nothing
+//! is watched, and the search stays deterministic.
+
+use super::stack::Stack;
+use crate::tt::{TranspositionTable, TtData};
+
+/// A null-window node being searched: what a table entry must show for the
+/// work below it to be moot.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Watched {
+    /// The node's position hash.
+    pub hash: u64,
+    /// Its null window: is the score above `alpha`?
+    pub alpha: i32,
+    /// The depth it is searched to (empties, for the exact solver).
+    pub depth: u32,
+    /// What a draw is worth to the side to move there (midgame contempt; 0 in
+    /// the exact solver).
+    pub draw: i32,
+}
+
+/// Nested watched nodes at most: one per ply of the deepest game.
+const MAX_WATCHED: usize = 64;
+
+/// The watched nodes of one thread, outermost first, and the one it is
+/// unwinding to, if any.
+#[derive(Default)]
+pub(super) struct Watch {
+    nodes: Stack<Watched, MAX_WATCHED>,
+    /// The index of the node to unwind to, and its answer.
+    target: Option<(usize, i32)>,
+}
+
+impl Watch {
+    /// Starts watching `node`, the innermost now.
+    #[inline(always)]
+    pub fn enter(&mut self, node: Watched) {
+        self.nodes.push(node);
+    }
+
+    /// Stops watching the innermost node; its answer when the thread was
+    /// unwinding to it: the unwind then ends, and `aborted` (which the unwind
+    /// raised) is lowered.
+    #[inline(always)]
+    pub fn leave(&mut self, aborted: &mut bool) -> Option<i32> {
+        self.nodes.pop();
+        match self.target {
+            Some((at, score)) if at == self.nodes.len() => {
+                self.target = None;
+                *aborted = false;
+                Some(score)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether any node is watched.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Forgets the unwind under way, if any (a stop overrides it).
+    pub fn cancel(&mut self) {
+        self.target = None;
+    }
+
+    /// Looks the watched nodes up in `tt`, outermost first; `bounds` reads an
+    /// entry as `(lower, upper)` bounds valid at the node, or `None` when it is
+    /// not deep enough. Returns whether one node's null-window question is
+    /// answered: the thread must then unwind to it.
+    #[cold]
+    pub fn find_answered(
+        &mut self,
+        tt: &TranspositionTable,
+        bounds: impl Fn(&TtData, &Watched) -> Option<(i32, i32)>,
+    ) -> bool {
+        self.target = self.nodes.as_slice().iter().enumerate().find_map(|(i, w)| {
+            let (lo, hi) = bounds(&tt.probe(w.hash)?, w)?;
+            if lo > w.alpha {
+                Some((i, lo))
+            } else if hi <= w.alpha {
+                Some((i, hi))
+            } else {
+                None
+            }
+        });
+        self.target.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::{LEVEL_EXACT, NO_MOVE};
+
+    fn node(hash: u64, alpha: i32) -> Watched {
+        Watched {
+            hash,
+            alpha,
+            depth: 20,
+            draw: 0,
+        }
+    }
+
+    /// The exact solver's reading: whole discs, from an entry of its depth.
+    fn exact(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
+        (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
+            .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
+    }
+
+    fn entry(lower: i16, upper: i16, depth: u8) -> TtData {
+        TtData {
+            lower,
+            upper,
+            depth,
+            best_move: NO_MOVE,
+            level: LEVEL_EXACT,
+        }
+    }
+
+    #[test]
+    fn unwinds_to_the_outermost_answered_node() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut watch = Watch::default();
+        for (hash, alpha) in [(101, 0), (202, 4), (303, -2)] {
+            watch.enter(node(hash, alpha));
+        }
+        assert!(!watch.find_answered(&tt, exact));
+        // An entry too shallow answers nothing; a bound inside the window neither.
+        tt.store(202, entry(600, 6400, 19));
+        tt.store(303, entry(-6400, 0, 20));
+        assert!(!watch.find_answered(&tt, exact));
+        // Node 202 fails high (6 > 4): the thread unwinds to it, past 303.
+        tt.store(202, entry(600, 6400, 20));
+        assert!(watch.find_answered(&tt, exact));
+        let mut aborted = true;
+        assert_eq!(watch.leave(&mut aborted), None);
+        assert!(aborted);
+        assert_eq!(watch.leave(&mut aborted), Some(6));
+        assert!(!aborted);
+        assert_eq!(watch.leave(&mut aborted), None);
+        assert!(watch.is_empty());
+    }
+
+    #[test]
+    fn a_cancelled_unwind_answers_nothing() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut watch = Watch::default();
+        watch.enter(node(7, 0));
+        tt.store(7, entry(-6400, -200, 20));
+        assert!(watch.find_answered(&tt, exact));
+        watch.cancel();
+        let mut aborted = true;
+        assert_eq!(watch.leave(&mut aborted), None);
+        assert!(aborted);
+    }
+}
