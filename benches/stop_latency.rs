@@ -3,6 +3,9 @@
 //! exact solver, with 2 threads. `cargo bench --bench stop_latency [-- STOPS]`
 //! (default 1000); prints the median, the 99th percentile and the worst case
 //! over the stops that met a running search, and how many searches ended first.
+//! On Linux it also prints the CPU time the host took from this machine during
+//! the run (steal, from `/proc/stat`): on a virtual machine the worst cases are
+//! often the host's, a stolen slice of several milliseconds landing on a stop.
 
 use mollett::Position;
 use mollett::rng::Rng;
@@ -22,6 +25,7 @@ fn main() {
     let board = POSITION.parse::<Position>().expect("valid").board;
     let tt = TranspositionTable::new(64).expect("table");
     let stop = AtomicBool::new(false);
+    let steal_before = host_steal_ms();
     let mut rng = Rng::new(2026);
     let mut latencies = Vec::with_capacity(stops);
     let mut early = 0;
@@ -54,6 +58,9 @@ fn main() {
             None => early += 1,
         }
     }
+    let steal = host_steal_ms()
+        .zip(steal_before)
+        .map(|(after, before)| after - before);
     // Only stops that met a running search measure anything.
     let stops = latencies.len();
     assert!(stops > 0, "every search ended before its stop");
@@ -66,4 +73,18 @@ fn main() {
         ms(latencies[stops * 99 / 100]),
         ms(latencies[stops - 1])
     );
+    if let Some(ms) = steal {
+        println!("host steal during the run: {ms} ms over all CPUs");
+    }
+}
+
+/// The CPU time the hypervisor has taken from this machine since boot, summed
+/// over its CPUs, in ms (`None` where `/proc/stat` does not say).
+fn host_steal_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu = stat.lines().find(|l| l.starts_with("cpu "))?;
+    // Fields after "cpu": user nice system idle iowait irq softirq steal, in
+    // clock ticks of 10 ms (USER_HZ is 100 on every Linux we target).
+    let steal: u64 = cpu.split_whitespace().nth(8)?.parse().ok()?;
+    Some(steal * 10)
 }

@@ -46,6 +46,8 @@ pub struct Solver<'a> {
     stop: &'a AtomicBool,
     next_check: u64,
     deadline: Option<Instant>,
+    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
+    outer_stop: Option<&'a AtomicBool>,
     aborted: bool,
     busy: Option<&'a BusyTable>,
     /// With several threads: the null-window nodes this thread is inside, at
@@ -79,6 +81,7 @@ impl<'a> Solver<'a> {
             stop,
             next_check: STOP_CHECK_INTERVAL,
             deadline: None,
+            outer_stop: None,
             aborted: false,
             busy: None,
             watch: Watch::default(),
@@ -88,6 +91,13 @@ impl<'a> Solver<'a> {
     /// The same search, stopping (and raising the stop flag) at `deadline`.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
         self.deadline = deadline;
+        self
+    }
+
+    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
+    /// helper watches the caller's flag itself: see `smp`).
+    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
+        self.outer_stop = outer;
         self
     }
 
@@ -132,7 +142,7 @@ impl<'a> Solver<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if super::must_stop(self.stop, self.deadline) {
+            if super::must_stop(self.stop, self.outer_stop, self.deadline) {
                 self.aborted = true;
                 self.watch.cancel();
             } else if !self.watch.is_empty() && self.watch.find_answered(self.tt, exact_bounds) {

@@ -48,6 +48,8 @@ pub struct Midgame<'a> {
     eval: EvalKind,
     next_check: u64,
     deadline: Option<Instant>,
+    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
+    outer_stop: Option<&'a AtomicBool>,
     aborted: bool,
     /// What a drawn game is worth to the side to move at the current node
     /// (centi-discs); it changes sign with every ply, pass included.
@@ -69,6 +71,7 @@ impl<'a> Midgame<'a> {
             eval,
             next_check: STOP_CHECK_INTERVAL,
             deadline: None,
+            outer_stop: None,
             aborted: false,
             draw: 0,
             busy: None,
@@ -97,6 +100,13 @@ impl<'a> Midgame<'a> {
     /// The same search, stopping (and raising the stop flag) at `deadline`.
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
         self.deadline = deadline;
+        self
+    }
+
+    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
+    /// helper watches the caller's flag itself: see `smp`).
+    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
+        self.outer_stop = outer;
         self
     }
 
@@ -132,7 +142,7 @@ impl<'a> Midgame<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if super::must_stop(self.stop, self.deadline) {
+            if super::must_stop(self.stop, self.outer_stop, self.deadline) {
                 self.aborted = true;
                 self.watch.cancel();
             } else if !self.watch.is_empty()
@@ -160,6 +170,7 @@ impl<'a> Midgame<'a> {
         let (a, b) = disc_window(alpha, beta, self.draw);
         let mut solver = Solver::new(self.tt, self.stop)
             .with_deadline(self.deadline)
+            .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
         let r = solver.solve(board, a, b);
         self.nodes += solver.nodes;

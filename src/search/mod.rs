@@ -132,10 +132,15 @@ pub struct SearchResult {
     pub stopped: bool,
 }
 
-/// Whether a search must stop: the shared flag is up, or `deadline` has passed,
-/// in which case the flag is raised so that every thread of the search stops.
-pub(crate) fn must_stop(stop: &AtomicBool, deadline: Option<Instant>) -> bool {
-    if stop.load(Ordering::Relaxed) {
+/// Whether a search must stop: the shared flag or the `outer` one is up, or
+/// `deadline` has passed, in which case the flag is raised so that every thread
+/// of the search stops.
+pub(crate) fn must_stop(
+    stop: &AtomicBool,
+    outer: Option<&AtomicBool>,
+    deadline: Option<Instant>,
+) -> bool {
+    if stop.load(Ordering::Relaxed) || outer.is_some_and(|f| f.load(Ordering::Relaxed)) {
         return true;
     }
     if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -268,6 +273,7 @@ pub fn search(
         start,
         solve_wld,
         busy: None,
+        outer_stop: None,
     };
     let run = |job: &smp::Job, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {

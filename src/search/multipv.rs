@@ -258,7 +258,7 @@ pub fn multipv(
         time: None,
         contempt: req.contempt,
     };
-    let (last, _) = smp::beside_helpers(&helpers, tt, solve_wld, || {
+    let (last, _) = smp::beside_helpers(&helpers, tt, stop, solve_wld, || {
         let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
         let order = order_moves(&board, board.moves(), tt_move, 2)
             .as_slice()

@@ -81,6 +81,8 @@ pub(super) struct Root<'a> {
     depth_offset: u32,
     /// The positions other threads are searching, when there are several.
     pub(super) busy: Option<&'a BusyTable>,
+    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
+    pub(super) outer_stop: Option<&'a AtomicBool>,
 }
 
 impl<'a> Root<'a> {
@@ -106,6 +108,7 @@ impl<'a> Root<'a> {
             order,
             depth_offset: 0,
             busy: None,
+            outer_stop: None,
         }
     }
 
@@ -222,6 +225,7 @@ impl<'a> Root<'a> {
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
         let mut solver = Solver::new(self.tt, self.stop)
             .with_deadline(self.deadline())
+            .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
         let (alpha, beta, clamp, kind) = if wld {
             (-1, 1, (-1, 1), ScoreKind::WinLossDraw)
@@ -255,6 +259,7 @@ impl<'a> Root<'a> {
         let board = self.req.board;
         let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval)
             .with_deadline(self.deadline())
+            .with_outer_stop(self.outer_stop)
             .with_busy(self.busy)
             // The midgame search scores the children: the opponent moves there.
             .with_draw(-self.req.contempt);

@@ -10,9 +10,10 @@
 //! thread's: its last completed iteration, or its exact solve, which stays exact
 //! whatever the helpers stored, since every table entry is a proven bound.
 //!
-//! Threads live for one search, spawned in a `std::thread::scope`; a stop (the
-//! shared flag, or the main thread's deadline) reaches the helpers through a flag of
-//! their own that the main thread raises when it returns.
+//! Threads live for one search, spawned in a `std::thread::scope`. The helpers
+//! poll the caller's stop flag themselves, and a flag of their own that the main
+//! thread raises when it returns (done, stopped, or past its deadline, which it
+//! alone watches).
 
 use super::busy::BusyTable;
 use super::root::Root;
@@ -32,6 +33,8 @@ pub(super) struct Job<'a> {
     pub solve_wld: Option<bool>,
     /// The positions the threads are searching, when there are several threads.
     pub busy: Option<&'a BusyTable>,
+    /// For a helper: the caller's stop flag, watched beside its own.
+    pub outer_stop: Option<&'a AtomicBool>,
 }
 
 impl Job<'_> {
@@ -45,6 +48,7 @@ impl Job<'_> {
         let mut rng = Rng::new(self.req.seed ^ self.req.board.hash());
         let mut root = Root::new(self.req, self.tt, stop, self.start);
         root.busy = self.busy;
+        root.outer_stop = self.outer_stop;
         if helper > 0 {
             root.make_helper(helper, self.solve_wld.is_none());
         }
@@ -69,15 +73,21 @@ impl Job<'_> {
             busy: Some(&busy),
             ..*self
         };
-        let (mut result, helper_nodes) = main_job.beside_helpers(|| main_job.run(stop, 0, report));
+        let (mut result, helper_nodes) =
+            main_job.beside_helpers(stop, || main_job.run(stop, 0, report));
         result.nodes += helper_nodes;
         result
     }
 
     /// Runs `main` on this thread while `threads - 1` helpers search this job's
     /// root beside it, filling the shared table; the helpers stop when `main`
-    /// returns. Returns `main`'s result and the helpers' node count.
-    pub(super) fn beside_helpers<R>(&self, main: impl FnOnce() -> R) -> (R, u64) {
+    /// returns, or when the caller raises `stop`. Returns `main`'s result and
+    /// the helpers' node count.
+    pub(super) fn beside_helpers<R>(
+        &self,
+        stop: &AtomicBool,
+        main: impl FnOnce() -> R,
+    ) -> (R, u64) {
         // Helpers neither break ties nor keep time: they run until the main
         // thread is done, deepening as far as the game goes.
         let helper_req = SearchRequest {
@@ -89,8 +99,13 @@ impl Job<'_> {
             },
             ..*self.req
         };
+        // A helper watches the caller's flag itself, not only its own (raised
+        // when `main` returns): when a stop comes while the main thread is off
+        // the CPU, a helper that waited for it would hold its core, and the main
+        // thread queued behind it, until the scheduler's next tick (4 ms here).
         let helper_job = Job {
             req: &helper_req,
+            outer_stop: Some(stop),
             ..*self
         };
         let helpers_stop = AtomicBool::new(false);
@@ -119,11 +134,12 @@ impl Job<'_> {
 
 /// Runs `main` (a search of `req.board` by other means, such as multi-PV) with
 /// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `solve_wld` as for
-/// the root (`Some(wld)`: the helpers solve). Returns `main`'s result and the
-/// helpers' node count.
+/// the root (`Some(wld)`: the helpers solve); the helpers also stop when `stop`
+/// is raised. Returns `main`'s result and the helpers' node count.
 pub(super) fn beside_helpers<R>(
     req: &SearchRequest,
     tt: &TranspositionTable,
+    stop: &AtomicBool,
     solve_wld: Option<bool>,
     main: impl FnOnce() -> R,
 ) -> (R, u64) {
@@ -137,6 +153,7 @@ pub(super) fn beside_helpers<R>(
         start: Instant::now(),
         solve_wld,
         busy: Some(&busy),
+        outer_stop: None,
     };
-    job.beside_helpers(main)
+    job.beside_helpers(stop, main)
 }
