@@ -24,7 +24,7 @@ use super::params::{
     STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::stack::Stack;
-use super::watch::{Watch, Watched};
+use super::watch::{Watch, Watched, exact_bounds};
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
@@ -142,21 +142,13 @@ impl<'a> Solver<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if super::must_stop(self.stop, self.outer_stop, self.deadline) {
-                self.aborted = true;
-                self.watch.cancel();
-            } else if !self.watch.is_empty() && self.watch.find_answered(self.tt, exact_bounds) {
+            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
+            if self.watch.must_abort(stopped, self.tt, exact_bounds) {
                 self.aborted = true;
             }
         }
         self.aborted
     }
-}
-
-/// An exact entry's bounds in whole discs, if it is for the node's empties.
-fn exact_bounds(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
-    (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
-        .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
 }
 
 // ---------------------------------------------------------------------------
@@ -362,8 +354,8 @@ fn nws_body<K: Kernel>(
     }
     // With several threads, this node is watched from below: should another
     // thread resolve it meanwhile, this thread's work under it is dropped.
-    let watched = s.busy.is_some() && empties >= ABDADA_MIN_EMPTIES;
-    if watched {
+    let busy = s.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
+    if busy.is_some() {
         s.watch.enter(Watched {
             hash,
             alpha,
@@ -388,8 +380,8 @@ fn nws_body<K: Kernel>(
             // Another thread is on this move: come back to it after the others. The
             // first move is searched whatever the others do, and claims nothing (so
             // it never releases a claim that another thread holds).
-            let _claim = match s.busy {
-                Some(busy) if i > 0 && empties >= ABDADA_MIN_EMPTIES => {
+            let _claim = match busy {
+                Some(busy) if i > 0 => {
                     let Some(claim) = busy.claim(h) else {
                         deferred.push((sq, f));
                         continue;
@@ -412,7 +404,9 @@ fn nws_body<K: Kernel>(
     }
     // Unwound to here: another thread answered this node first, and its answer
     // is ours.
-    if watched && let Some(score) = s.watch.leave(&mut s.aborted) {
+    if busy.is_some()
+        && let Some(score) = s.watch.leave(&mut s.aborted)
+    {
         return score;
     }
     if s.aborted {

@@ -142,13 +142,10 @@ impl<'a> Midgame<'a> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            if super::must_stop(self.stop, self.outer_stop, self.deadline) {
-                self.aborted = true;
-                self.watch.cancel();
-            } else if !self.watch.is_empty()
-                && self
-                    .watch
-                    .find_answered(self.tt, |d, w| usable(d, w.depth, w.draw))
+            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
+            if self
+                .watch
+                .must_abort(stopped, self.tt, |d, w| usable(d, w.depth, w.draw))
             {
                 self.aborted = true;
             }

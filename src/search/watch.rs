@@ -12,7 +12,7 @@
 //! is watched, and the search stays deterministic.
 
 use super::stack::Stack;
-use crate::tt::{TranspositionTable, TtData};
+use crate::tt::{LEVEL_EXACT, TranspositionTable, TtData};
 
 /// A null-window node being searched: what a table entry must show for the
 /// work below it to be moot.
@@ -27,6 +27,13 @@ pub(super) struct Watched {
     /// What a draw is worth to the side to move there (midgame contempt; 0 in
     /// the exact solver).
     pub draw: i32,
+}
+
+/// The exact solver's reading of a table entry: its bounds in whole discs, if
+/// it is an exact-solver entry for the node's empties.
+pub(super) fn exact_bounds(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
+    (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
+        .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
 }
 
 /// Nested watched nodes at most: one per ply of the deepest game.
@@ -64,15 +71,21 @@ impl Watch {
         }
     }
 
-    /// Whether any node is watched.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    /// Forgets the unwind under way, if any (a stop overrides it).
-    pub fn cancel(&mut self) {
-        self.target = None;
+    /// One poll of the thread's search, every few thousand nodes: whether it
+    /// must abort, because `stopped` (its stop flags or deadline say so, which
+    /// overrides any unwind under way) or because the table now answers a
+    /// watched node (see [`find_answered`](Self::find_answered)).
+    pub fn must_abort(
+        &mut self,
+        stopped: bool,
+        tt: &TranspositionTable,
+        bounds: impl Fn(&TtData, &Watched) -> Option<(i32, i32)>,
+    ) -> bool {
+        if stopped {
+            self.target = None;
+            return true;
+        }
+        !self.nodes.is_empty() && self.find_answered(tt, bounds)
     }
 
     /// Looks the watched nodes up in `tt`, outermost first; `bounds` reads an
@@ -80,7 +93,7 @@ impl Watch {
     /// not deep enough. Returns whether one node's null-window question is
     /// answered: the thread must then unwind to it.
     #[cold]
-    pub fn find_answered(
+    fn find_answered(
         &mut self,
         tt: &TranspositionTable,
         bounds: impl Fn(&TtData, &Watched) -> Option<(i32, i32)>,
@@ -102,7 +115,7 @@ impl Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tt::{LEVEL_EXACT, NO_MOVE};
+    use crate::tt::NO_MOVE;
 
     fn node(hash: u64, alpha: i32) -> Watched {
         Watched {
@@ -111,12 +124,6 @@ mod tests {
             depth: 20,
             draw: 0,
         }
-    }
-
-    /// The exact solver's reading: whole discs, from an entry of its depth.
-    fn exact(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
-        (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
-            .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
     }
 
     fn entry(lower: i16, upper: i16, depth: u8) -> TtData {
@@ -136,31 +143,32 @@ mod tests {
         for (hash, alpha) in [(101, 0), (202, 4), (303, -2)] {
             watch.enter(node(hash, alpha));
         }
-        assert!(!watch.find_answered(&tt, exact));
+        assert!(!watch.find_answered(&tt, exact_bounds));
         // An entry too shallow answers nothing; a bound inside the window neither.
         tt.store(202, entry(600, 6400, 19));
         tt.store(303, entry(-6400, 0, 20));
-        assert!(!watch.find_answered(&tt, exact));
+        assert!(!watch.find_answered(&tt, exact_bounds));
         // Node 202 fails high (6 > 4): the thread unwinds to it, past 303.
         tt.store(202, entry(600, 6400, 20));
-        assert!(watch.find_answered(&tt, exact));
+        assert!(watch.find_answered(&tt, exact_bounds));
         let mut aborted = true;
         assert_eq!(watch.leave(&mut aborted), None);
         assert!(aborted);
         assert_eq!(watch.leave(&mut aborted), Some(6));
         assert!(!aborted);
         assert_eq!(watch.leave(&mut aborted), None);
-        assert!(watch.is_empty());
+        assert!(watch.nodes.is_empty());
     }
 
     #[test]
-    fn a_cancelled_unwind_answers_nothing() {
+    fn a_stop_overrides_an_unwind() {
         let tt = TranspositionTable::new(1).unwrap();
         let mut watch = Watch::default();
+        assert!(!watch.must_abort(false, &tt, exact_bounds));
         watch.enter(node(7, 0));
         tt.store(7, entry(-6400, -200, 20));
-        assert!(watch.find_answered(&tt, exact));
-        watch.cancel();
+        assert!(watch.must_abort(false, &tt, exact_bounds));
+        assert!(watch.must_abort(true, &tt, exact_bounds));
         let mut aborted = true;
         assert_eq!(watch.leave(&mut aborted), None);
         assert!(aborted);
