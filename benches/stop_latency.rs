@@ -1,16 +1,20 @@
-//! Stop latency: how long a search takes to return after the stop flag is raised,
-//! over many stops at seeded random moments, in the midgame search and in the
-//! exact solver, with 2 threads. `cargo bench --bench stop_latency [-- STOPS]`
-//! (default 1000); prints the median, the 99th percentile and the worst case
-//! over the stops that met a running search, and how many searches ended first.
+//! Stop latency: how long a search takes to answer after the stop flag is
+//! raised, and to return (every thread halted), over many stops at seeded random
+//! moments, in the midgame search and in the exact solver, with 2 threads.
+//! `cargo bench --bench stop_latency [-- STOPS]` (default 1000); prints the
+//! median, the 99th percentile and the worst case of both over the stops that
+//! met a running search, and how many searches ended first. The answer is what
+//! the engine replies with (see `search_answering`); the return waits for the
+//! last thread to see the stop as well.
 //! On Linux it also prints the CPU time the host took from this machine during
 //! the run (steal, from `/proc/stat`): on a virtual machine the worst cases are
 //! often the host's, a stolen slice of several milliseconds landing on a stop.
 
 use mollett::Position;
 use mollett::rng::Rng;
-use mollett::search::{Level, SearchRequest, search};
+use mollett::search::{Level, SearchRequest, SearchResult, search_answering};
 use mollett::tt::TranspositionTable;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,7 +31,8 @@ fn main() {
     let stop = AtomicBool::new(false);
     let steal_before = host_steal_ms();
     let mut rng = Rng::new(2026);
-    let mut latencies = Vec::with_capacity(stops);
+    let mut answers = Vec::with_capacity(stops);
+    let mut returns = Vec::with_capacity(stops);
     let mut early = 0;
     for i in 0..stops {
         let level = if i % 2 == 0 { 60 } else { 30 };
@@ -42,37 +47,47 @@ fn main() {
         std::thread::sleep(Duration::from_millis(20));
         stop.store(false, Ordering::Relaxed);
         let wait = Duration::from_micros(rng.below(20_000));
-        let latency = std::thread::scope(|s| {
+        let answered = Mutex::new(None);
+        let answer =
+            |_: &SearchResult| *answered.lock().expect("answer time") = Some(Instant::now());
+        let (raised, returned) = std::thread::scope(|s| {
             let h = s.spawn(|| {
-                search(&req, &tt, &stop, &mut |_| {});
+                search_answering(&req, &tt, &stop, &mut |_| {}, &answer);
                 Instant::now()
             });
             std::thread::sleep(wait);
             let raised = Instant::now();
             stop.store(true, Ordering::Relaxed);
-            let ended = h.join().expect("search thread");
-            (ended >= raised).then(|| ended - raised)
+            (raised, h.join().expect("search thread"))
         });
-        match latency {
-            Some(l) => latencies.push(l),
-            None => early += 1,
+        let answered = answered
+            .into_inner()
+            .expect("answer time")
+            .expect("an answer");
+        if answered < raised {
+            early += 1;
+        } else {
+            answers.push(answered - raised);
+            returns.push(returned - raised);
         }
     }
     let steal = host_steal_ms()
         .zip(steal_before)
         .map(|(after, before)| after - before);
     // Only stops that met a running search measure anything.
-    let stops = latencies.len();
+    let stops = answers.len();
     assert!(stops > 0, "every search ended before its stop");
-    latencies.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("searches that ended before their stop: {early}");
-    println!(
-        "{stops} stops: median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
-        ms(latencies[stops / 2]),
-        ms(latencies[stops * 99 / 100]),
-        ms(latencies[stops - 1])
-    );
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    for (what, mut latencies) in [("answered", answers), ("returned", returns)] {
+        latencies.sort();
+        println!(
+            "{stops} stops, {what}: median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
+            ms(latencies[stops / 2]),
+            ms(latencies[stops * 99 / 100]),
+            ms(latencies[stops - 1])
+        );
+    }
     if let Some(ms) = steal {
         println!("host steal during the run: {ms} ms over all CPUs");
     }

@@ -10,7 +10,10 @@
 //!   last. The owner passes every event it receives to [`Engine::observe`], which
 //!   marks the engine idle after the last one; only then may another job start.
 //! - [`Engine::stop`] raises the shared stop flag: the job ends promptly and still
-//!   reports what it has. The engine stays usable after a stop.
+//!   reports what it has. The engine stays usable after a stop. A move choice or
+//!   solve sends its `Finished` as soon as the first of its search threads sees
+//!   the stop; a thread that sees it late is waited for when the engine next
+//!   needs to be idle, not before the answer.
 //! - A panic inside a job is caught on the search thread and reported as
 //!   [`Event::Failed`]; the engine and its table stay usable.
 //!
@@ -243,6 +246,10 @@ pub struct Engine {
     tx: Sender<Event>,
     rx: Receiver<Event>,
     running: Option<Running>,
+    /// The thread of a job whose last event has been observed, which may still
+    /// be unwinding its search (a search answers a stop before all its threads
+    /// have ended): joined before anything that needs an idle engine.
+    retiring: Option<JoinHandle<()>>,
     last_job: JobId,
     inject_panic: bool,
 }
@@ -264,6 +271,7 @@ impl Engine {
             tx,
             rx,
             running: None,
+            retiring: None,
             last_job: 0,
             inject_panic: false,
         })
@@ -454,9 +462,10 @@ impl Engine {
             return;
         }
         if let Some(r) = self.running.take_if(|r| r.id == event.job()) {
-            // The thread sent its last event and is returning: a short wait,
-            // after which it holds no reference to the table.
-            let _ = r.handle.join();
+            // The thread sent its last event, and may still be unwinding the
+            // search for a few milliseconds: it is joined when the engine next
+            // needs to be idle, not now, so that its owner can answer at once.
+            self.retiring = Some(r.handle);
         }
     }
 
@@ -472,13 +481,16 @@ impl Engine {
         out
     }
 
-    /// `Err(Busy)` while a job runs.
-    fn idle(&self) -> Result<(), EngineError> {
+    /// `Err(Busy)` while a job runs; otherwise waits for the last job's thread
+    /// to end, after which no thread but this one holds the table.
+    fn idle(&mut self) -> Result<(), EngineError> {
         if self.is_busy() {
-            Err(EngineError::Busy)
-        } else {
-            Ok(())
+            return Err(EngineError::Busy);
         }
+        if let Some(h) = self.retiring.take() {
+            let _ = h.join();
+        }
+        Ok(())
     }
 }
 

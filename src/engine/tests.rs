@@ -65,6 +65,32 @@ fn stop_ends_a_long_job_and_the_engine_stays_usable() {
 }
 
 #[test]
+fn a_stopped_job_on_two_threads_ends_with_its_answer_and_frees_the_table() {
+    let mut e = engine("60");
+    e.set_threads(2).unwrap();
+    for _ in 0..3 {
+        e.start(Job::Solve).unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        e.stop();
+        let events = e.wait();
+        let f = finished(&events);
+        assert!(f.stopped);
+        let best = f.result.as_ref().and_then(|r| r.best).unwrap();
+        assert!(Position::START.legal_moves().contains(&best));
+        // Nothing follows the last event, not even from a thread that was
+        // still unwinding when the answer went.
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(
+            e.events().try_recv(),
+            Err(crossbeam_channel::TryRecvError::Empty)
+        );
+        // A new table needs the only reference to the old one: the job's
+        // thread has ended by then.
+        e.set_hash(4).unwrap();
+    }
+}
+
+#[test]
 fn a_panicking_job_is_reported_and_the_engine_goes_on() {
     let mut e = engine("2");
     e.inject_panic();

@@ -6,7 +6,9 @@ use crate::board::{Board, Color, Move, Position};
 use crate::eval::DISC;
 use crate::game::Game;
 use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv};
-use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search};
+use crate::search::{
+    Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search, search_answering,
+};
 use crate::tt::TranspositionTable;
 use crate::variant::Variant;
 use crate::variant::root::{self as variant_root, VariantRequest};
@@ -43,9 +45,15 @@ pub(super) struct Work {
 
 /// Runs the job and sends its last event, whatever happens inside.
 pub(super) fn run(work: Work) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| execute(&work)));
+    // Raised when the search itself sends the job's `Finished`.
+    let answered = AtomicBool::new(false);
+    let outcome = catch_unwind(AssertUnwindSafe(|| execute(&work, &answered)));
     let last = match outcome {
-        Ok(finished) => Event::Finished(finished),
+        Ok(Some(finished)) => Event::Finished(finished),
+        Ok(None) => return,
+        // The job's last event has gone: a panic while the search unwound after
+        // its answer has nobody left to tell.
+        Err(_) if answered.load(Ordering::SeqCst) => return,
         Err(payload) => Event::Failed {
             job: work.id,
             message: panic_message(payload.as_ref()),
@@ -66,20 +74,22 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-fn execute(w: &Work) -> Finished {
+/// The job's `Finished`, or `None` when the search has sent it (raising
+/// `answered`).
+fn execute(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     let start = Instant::now();
     if w.panic {
         panic!("injected fault: the fault-injection hook was armed");
     }
     if w.game.variant != Variant::Othello {
-        return variant_job(w, start);
+        return Some(variant_job(w, start));
     }
     let board = w.game.position().board;
     match w.job {
-        Job::Go { time } => go(w, board, Some(time), start),
-        Job::Solve => go(w, board, None, start),
-        Job::Hint { lines } => hint(w, w.game.position(), lines, start),
-        Job::Analyze => analyze(w, start),
+        Job::Go { time } => go(w, board, Some(time), start, answered),
+        Job::Solve => go(w, board, None, start, answered),
+        Job::Hint { lines } => Some(hint(w, w.game.position(), lines, start)),
+        Job::Analyze => Some(analyze(w, start)),
     }
 }
 
@@ -104,11 +114,25 @@ fn contempt_for(settings: &Settings, side: Color) -> i32 {
 }
 
 /// A move choice within the level and `time` (`Some`), or an exact solve
-/// (`None`), which also scores a forced pass.
-fn go(w: &Work, board: Board, time: Option<Option<TimeLimit>>, start: Instant) -> Finished {
-    let result = if board.must_pass() && time.is_some() {
+/// (`None`), which also scores a forced pass. The search sends the job's
+/// `Finished` itself, as soon as it has its answer (`None` then).
+fn go(
+    w: &Work,
+    board: Board,
+    time: Option<Option<TimeLimit>>,
+    start: Instant,
+    answered: &AtomicBool,
+) -> Option<Finished> {
+    let finished = |result: &SearchResult| Finished {
+        job: w.id,
+        nodes: result.nodes,
+        elapsed: start.elapsed(),
+        stopped: result.stopped,
+        result: Some(result.clone()),
+    };
+    if board.must_pass() && time.is_some() {
         // Nothing to choose: no search.
-        SearchResult {
+        return Some(finished(&SearchResult {
             best: Some(Move::Pass),
             score: 0,
             kind: ScoreKind::Midgame(0),
@@ -116,26 +140,26 @@ fn go(w: &Work, board: Board, time: Option<Option<TimeLimit>>, start: Instant) -
             nodes: 0,
             elapsed: start.elapsed(),
             stopped: false,
-        }
-    } else {
-        let req = match time {
-            Some(time) => request(w, w.game.position(), w.settings.limits(), time),
-            None => request(w, w.game.position(), SOLVE_LIMITS, None),
-        };
-        search(&req, &w.tt, &w.stop, &mut |r| {
-            let _ = w.tx.send(Event::Iteration {
-                job: w.id,
-                result: r.clone(),
-            });
-        })
-    };
-    Finished {
-        job: w.id,
-        nodes: result.nodes,
-        elapsed: start.elapsed(),
-        stopped: result.stopped,
-        result: Some(result),
+        }));
     }
+    let req = match time {
+        Some(time) => request(w, w.game.position(), w.settings.limits(), time),
+        None => request(w, w.game.position(), SOLVE_LIMITS, None),
+    };
+    let report = &mut |r: &SearchResult| {
+        let _ = w.tx.send(Event::Iteration {
+            job: w.id,
+            result: r.clone(),
+        });
+    };
+    // A stop is answered by the first search thread to see it, while the
+    // others may still be unwinding (see `search_answering`).
+    let answer = |r: &SearchResult| {
+        answered.store(true, Ordering::SeqCst);
+        let _ = w.tx.send(Event::Finished(finished(r)));
+    };
+    search_answering(&req, &w.tt, &w.stop, report, &answer);
+    None
 }
 
 /// The best `lines` moves at every depth. When the side to move must pass, the

@@ -10,6 +10,7 @@
 //! by a draw from [`Rng`] seeded with the request's seed and the position, so one
 //! thread replays a game move for move on any machine.
 
+mod answer;
 pub mod busy;
 pub mod endgame;
 mod last_empties;
@@ -196,7 +197,38 @@ pub fn search(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
 ) -> SearchResult {
-    let start = Instant::now();
+    search_answering(req, tt, stop, report, &|_| {})
+}
+
+/// [`search`], which also hands its answer to `answer`, once, as soon as it is
+/// known: when a stop or the hard deadline ends the search, the first of its
+/// threads to see it gives the answer the main thread would return, without
+/// waiting for the others to unwind (see `answer`). No report follows the
+/// answer. The answer may differ from the return value only in its node count,
+/// and when a stop comes just as the search completes (the answer is then the
+/// one standing at the stop).
+pub fn search_answering(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+    answer: &(dyn Fn(&SearchResult) + Sync),
+) -> SearchResult {
+    let standing = answer::Standing::new(answer, Instant::now());
+    let r = search_standing(req, tt, stop, report, &standing);
+    standing.give(&r);
+    r
+}
+
+/// The body of [`search_answering`]; the main thread keeps `standing` up to date.
+fn search_standing(
+    req: &SearchRequest,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+    standing: &answer::Standing,
+) -> SearchResult {
+    let start = standing.start;
     let board = req.board;
     let done = |best, score, kind| SearchResult {
         best,
@@ -251,7 +283,7 @@ pub fn search(
             )
         };
         let mut r = done(mv, score, kind);
-        report(&r);
+        standing.report(&r, report);
         r.elapsed = start.elapsed();
         return r;
     }
@@ -274,6 +306,8 @@ pub fn search(
         solve_wld,
         busy: None,
         outer_stop: None,
+        deadline: req.time.map(|t| start + t.hard),
+        standing: Some(standing),
     };
     let run = |job: &smp::Job, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {
@@ -314,7 +348,7 @@ pub fn search(
         return r;
     }
     solved.nodes += midgame.nodes;
-    report(&solved);
+    standing.report(&solved, report);
     solved
 }
 

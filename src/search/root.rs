@@ -83,6 +83,8 @@ pub(super) struct Root<'a> {
     pub(super) busy: Option<&'a BusyTable>,
     /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
     pub(super) outer_stop: Option<&'a AtomicBool>,
+    /// The hard deadline: the request's, or for a helper the main thread's.
+    pub(super) deadline: Option<Instant>,
 }
 
 impl<'a> Root<'a> {
@@ -109,6 +111,7 @@ impl<'a> Root<'a> {
             depth_offset: 0,
             busy: None,
             outer_stop: None,
+            deadline: req.time.map(|t| start + t.hard),
         }
     }
 
@@ -191,11 +194,6 @@ impl<'a> Root<'a> {
         Some(RootPass { score: best, pv })
     }
 
-    /// The hard deadline, if the request has a time limit.
-    fn deadline(&self) -> Option<Instant> {
-        self.req.time.map(|t| self.start + t.hard)
-    }
-
     /// Whether another iteration should start: not after the soft limit (scaled by
     /// how settled the best move is), nor when the last one's time, times the
     /// growth of an iteration, would pass the hard one.
@@ -224,7 +222,7 @@ impl<'a> Root<'a> {
     /// Solves the root exactly, or proves its win/loss/draw value when `wld`.
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
         let mut solver = Solver::new(self.tt, self.stop)
-            .with_deadline(self.deadline())
+            .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
         let (alpha, beta, clamp, kind) = if wld {
@@ -242,7 +240,7 @@ impl<'a> Root<'a> {
 
     /// What to answer when stopped before any pass completed: the first ordered
     /// move, unsearched.
-    fn fallback(&self) -> SearchResult {
+    pub(super) fn fallback(&self) -> SearchResult {
         let first = self.order[0];
         let mut r = self.result(0, ScoreKind::Midgame(0), &[first], true);
         r.best = Square::new(first).map(Move::Play);
@@ -258,7 +256,7 @@ impl<'a> Root<'a> {
     ) -> SearchResult {
         let board = self.req.board;
         let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval)
-            .with_deadline(self.deadline())
+            .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy)
             // The midgame search scores the children: the opponent moves there.

@@ -11,10 +11,13 @@
 //! whatever the helpers stored, since every table entry is a proven bound.
 //!
 //! Threads live for one search, spawned in a `std::thread::scope`. The helpers
-//! poll the caller's stop flag themselves, and a flag of their own that the main
-//! thread raises when it returns (done, stopped, or past its deadline, which it
-//! alone watches).
+//! poll the caller's stop flag and the main thread's hard deadline themselves,
+//! and a flag of their own that the main thread raises when it returns. The
+//! first thread to see a stop (or the deadline) gives the main thread's
+//! standing answer (`answer`), so that a thread that sees it late does not hold
+//! the answer back.
 
+use super::answer::Standing;
 use super::busy::BusyTable;
 use super::root::Root;
 use super::{Limits, SearchRequest, SearchResult};
@@ -35,6 +38,10 @@ pub(super) struct Job<'a> {
     pub busy: Option<&'a BusyTable>,
     /// For a helper: the caller's stop flag, watched beside its own.
     pub outer_stop: Option<&'a AtomicBool>,
+    /// The main thread's hard deadline, which its helpers watch too.
+    pub deadline: Option<Instant>,
+    /// The answer a stop would get now, for a search that gives one early.
+    pub standing: Option<&'a Standing<'a>>,
 }
 
 impl Job<'_> {
@@ -51,15 +58,29 @@ impl Job<'_> {
         root.outer_stop = self.outer_stop;
         if helper > 0 {
             root.make_helper(helper, self.solve_wld.is_none());
+            root.deadline = self.deadline;
         }
-        match self.solve_wld {
-            Some(wld) => {
-                let r = root.solve(wld, &mut rng);
-                report(&r);
-                r
-            }
-            None => root.deepen(&mut rng, report),
+        // The main thread keeps the standing answer, and reports through it so
+        // that no report follows the answer.
+        let standing = self.standing.filter(|_| helper == 0);
+        if let Some(s) = standing {
+            s.init(&root.fallback());
         }
+        let mut report = |r: &SearchResult| match standing {
+            Some(s) => s.report(r, report),
+            None => report(r),
+        };
+        let r = match self.solve_wld {
+            Some(wld) => root.solve(wld, &mut rng),
+            None => root.deepen(&mut rng, &mut report),
+        };
+        if let Some(s) = standing.filter(|_| r.stopped) {
+            s.give_standing(r.nodes);
+        }
+        if self.solve_wld.is_some() {
+            report(&r);
+        }
+        r
     }
 
     /// The main thread's search, with `threads - 1` helpers beside it.
@@ -117,7 +138,15 @@ impl Job<'_> {
                     let (job, flag) = (&helper_job, &helpers_stop);
                     std::thread::Builder::new()
                         .name(format!("mollett-helper-{i}"))
-                        .spawn_scoped(scope, move || job.run(flag, i, &mut |_| {}).nodes)
+                        .spawn_scoped(scope, move || {
+                            let nodes = job.run(flag, i, &mut |_| {}).nodes;
+                            if job.stopped_from_outside() {
+                                if let Some(s) = job.standing {
+                                    s.give_standing(0);
+                                }
+                            }
+                            nodes
+                        })
                         .ok()
                 })
                 .collect();
@@ -129,6 +158,13 @@ impl Job<'_> {
             }
             (result, nodes)
         })
+    }
+
+    /// Whether the search must end for a reason from outside this job: the
+    /// caller's stop flag, or the hard deadline.
+    fn stopped_from_outside(&self) -> bool {
+        self.outer_stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -154,6 +190,77 @@ pub(super) fn beside_helpers<R>(
         solve_wld,
         busy: Some(&busy),
         outer_stop: None,
+        deadline: None,
+        standing: None,
     };
     job.beside_helpers(stop, main)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+    use crate::board::Position;
+    use crate::search::Level;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    #[test]
+    fn a_helper_answers_a_stop_while_the_main_thread_is_held_up() {
+        // FFO #49: long enough to search well past the stop.
+        let board = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X"
+            .parse::<Position>()
+            .unwrap()
+            .board;
+        let req = SearchRequest {
+            threads: 2,
+            ..SearchRequest::new(board, Level::number(30))
+        };
+        let tt = TranspositionTable::new(16).unwrap();
+        let stop = AtomicBool::new(false);
+        let given = Mutex::new(None);
+        let sink = |r: &SearchResult| {
+            let thread = std::thread::current().name().map(String::from);
+            *given.lock().unwrap() = Some((r.best, r.stopped, thread));
+        };
+        let standing = Standing::new(&sink, Instant::now());
+        let standing_move = Some(Move::Play("c1".parse().unwrap()));
+        standing.report(
+            &SearchResult {
+                best: standing_move,
+                score: 0,
+                kind: crate::search::ScoreKind::Midgame(1),
+                pv: vec![],
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                stopped: false,
+            },
+            &mut |_| {},
+        );
+        let job = Job {
+            req: &req,
+            tt: &tt,
+            start: Instant::now(),
+            solve_wld: None,
+            busy: None,
+            outer_stop: None,
+            deadline: None,
+            standing: Some(&standing),
+        };
+        // The main thread raises the stop, then is held up without looking
+        // at it: the answer must come from the helper.
+        let (seen, _) = job.beside_helpers(&stop, || {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+            let give_up = Instant::now() + Duration::from_secs(10);
+            while given.lock().unwrap().is_none() && Instant::now() < give_up {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            given.lock().unwrap().clone()
+        });
+        let (best, stopped, thread) = seen.expect("an answer while the main thread was held up");
+        assert_eq!(best, standing_move);
+        assert!(stopped);
+        assert_eq!(thread.as_deref(), Some("mollett-helper-1"));
+    }
 }
