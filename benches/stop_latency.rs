@@ -1,16 +1,21 @@
-//! Stop latency: how long a search takes to answer after the stop flag is
-//! raised, and to return (every thread halted), over many stops at seeded random
-//! moments, in the midgame search and in the exact solver, with 2 threads.
-//! `cargo bench --bench stop_latency [-- STOPS]` (default 1000); prints the
-//! median, the 99th percentile and the worst case of both over the stops that
-//! met a running search, and how many searches ended first. The answer is what
-//! the engine replies with (see `search_answering`); the return waits for the
-//! last thread to see the stop as well.
+//! Stop latency, with 2 threads, over many stops at seeded random moments in the
+//! midgame search and in the exact solver. `cargo bench --bench stop_latency
+//! [-- STOPS]` (default 1000 for each part) prints the median, the 99th
+//! percentile and the worst case over the stops that met a running search, and
+//! how many searches ended first, for:
+//! - the search itself: the time from raising the stop flag to its answer (the
+//!   first thread to see the stop gives it: see `search_answering`), and to its
+//!   return, which waits for the last thread to see the stop as well;
+//! - the engine facade: the time from `Engine::stop` to the job's `Finished`
+//!   event received on another thread, as a protocol loop receives it.
+//!
 //! On Linux it also prints the CPU time the host took from this machine during
-//! the run (steal, from `/proc/stat`): on a virtual machine the worst cases are
-//! often the host's, a stolen slice of several milliseconds landing on a stop.
+//! each part (steal, from `/proc/stat`): on a virtual machine the worst returns
+//! are often the host's, a stolen slice of several milliseconds landing on a
+//! thread just as the stop comes.
 
 use mollett::Position;
+use mollett::engine::{Engine, Event, Job, Settings};
 use mollett::rng::Rng;
 use mollett::search::{Level, SearchRequest, SearchResult, search_answering};
 use mollett::tt::TranspositionTable;
@@ -21,32 +26,56 @@ use std::time::{Duration, Instant};
 /// A 26-empty FFO position (#49), searched at level 60 (exact) or level 30 (midgame).
 const POSITION: &str = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X";
 
+/// The level of stop `i`: exact solves and midgame searches in turn.
+fn level(i: usize) -> u32 {
+    if i % 2 == 0 { 60 } else { 30 }
+}
+
+/// The table is cleared before every search (proven results survive between
+/// searches, so the same position searched again would end before most stops).
+/// The clear runs on rayon's pool, whose idle workers spin for a while before
+/// they sleep: this lets them settle, so that they do not compete with the
+/// search threads for the two cores.
+const SETTLE: Duration = Duration::from_millis(20);
+
+/// Stops land this long after the start at most (uniformly, seeded).
+const LATEST_STOP_US: u64 = 20_000;
+
 fn main() {
     let stops: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(1000);
-    let board = POSITION.parse::<Position>().expect("valid").board;
+    let position = POSITION.parse::<Position>().expect("valid");
+
+    let steal_before = host_steal_ms();
+    let (answers, returns, early) = search_stops(position, stops);
+    println!("search: {early} of {stops} searches ended before their stop");
+    print_latencies("search, answered", answers);
+    print_latencies("search, returned", returns);
+    print_steal(steal_before);
+
+    let steal_before = host_steal_ms();
+    let (finished, early) = engine_stops(position, stops);
+    println!("engine: {early} of {stops} jobs ended before their stop");
+    print_latencies("engine, Finished received", finished);
+    print_steal(steal_before);
+}
+
+/// Stops `search_answering` directly: the answer and return latencies, and how
+/// many searches ended first.
+fn search_stops(position: Position, stops: usize) -> (Vec<Duration>, Vec<Duration>, usize) {
     let tt = TranspositionTable::new(64).expect("table");
     let stop = AtomicBool::new(false);
-    let steal_before = host_steal_ms();
     let mut rng = Rng::new(2026);
-    let mut answers = Vec::with_capacity(stops);
-    let mut returns = Vec::with_capacity(stops);
-    let mut early = 0;
+    let (mut answers, mut returns, mut early) = (Vec::new(), Vec::new(), 0);
     for i in 0..stops {
-        let level = if i % 2 == 0 { 60 } else { 30 };
-        let mut req = SearchRequest::new(board, Level::number(level));
+        let mut req = SearchRequest::new(position.board, Level::number(level(i)));
         req.threads = 2;
-        // A fresh table: proven results survive between searches, so the same
-        // position searched again would end before most stops.
         tt.clear();
-        // The clear runs on rayon's pool, whose idle workers spin for a while
-        // before they sleep: let them settle, so that they do not compete with
-        // the search threads for the two cores.
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(SETTLE);
         stop.store(false, Ordering::Relaxed);
-        let wait = Duration::from_micros(rng.below(20_000));
+        let wait = Duration::from_micros(rng.below(LATEST_STOP_US));
         let answered = Mutex::new(None);
         let answer =
             |_: &SearchResult| *answered.lock().expect("answer time") = Some(Instant::now());
@@ -71,25 +100,69 @@ fn main() {
             returns.push(returned - raised);
         }
     }
-    let steal = host_steal_ms()
-        .zip(steal_before)
-        .map(|(after, before)| after - before);
-    // Only stops that met a running search measure anything.
-    let stops = answers.len();
-    assert!(stops > 0, "every search ended before its stop");
-    println!("searches that ended before their stop: {early}");
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    for (what, mut latencies) in [("answered", answers), ("returned", returns)] {
-        latencies.sort();
-        println!(
-            "{stops} stops, {what}: median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
-            ms(latencies[stops / 2]),
-            ms(latencies[stops * 99 / 100]),
-            ms(latencies[stops - 1])
-        );
+    (answers, returns, early)
+}
+
+/// Stops jobs of the engine facade: the latencies to the `Finished` event, and
+/// how many jobs ended first.
+fn engine_stops(position: Position, stops: usize) -> (Vec<Duration>, usize) {
+    let mut engine = Engine::new(Settings {
+        threads: 2,
+        ..Settings::default()
+    })
+    .expect("engine");
+    let events = engine.events();
+    let mut rng = Rng::new(2027);
+    let (mut latencies, mut early) = (Vec::new(), 0);
+    for i in 0..stops {
+        // A new game clears the table.
+        engine.new_game(position).expect("idle engine");
+        engine.set_level(Level::number(level(i)));
+        std::thread::sleep(SETTLE);
+        let wait = Duration::from_micros(rng.below(LATEST_STOP_US));
+        let job = if level(i) == 60 {
+            Job::Solve
+        } else {
+            Job::Go { time: None }
+        };
+        engine.start(job).expect("idle engine");
+        std::thread::sleep(wait);
+        let raised = Instant::now();
+        engine.stop();
+        let mut finished = None;
+        while engine.is_busy() {
+            let event = events.recv().expect("the job's events");
+            if let Event::Finished(f) = &event {
+                finished = Some((Instant::now(), f.stopped));
+            }
+            engine.observe(&event);
+        }
+        match finished.expect("a Finished event") {
+            // A job that was not stopped ended before the stop, even when its
+            // event is received after it.
+            (received, true) => latencies.push(received - raised),
+            (_, false) => early += 1,
+        }
     }
-    if let Some(ms) = steal {
-        println!("host steal during the run: {ms} ms over all CPUs");
+    (latencies, early)
+}
+
+fn print_latencies(what: &str, mut latencies: Vec<Duration>) {
+    let n = latencies.len();
+    assert!(n > 0, "{what}: every search ended before its stop");
+    latencies.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{what}: {n} stops, median {:.3} ms, 99th percentile {:.3} ms, worst {:.3} ms",
+        ms(latencies[n / 2]),
+        ms(latencies[n * 99 / 100]),
+        ms(latencies[n - 1])
+    );
+}
+
+fn print_steal(before: Option<u64>) {
+    if let Some(ms) = host_steal_ms().zip(before).map(|(a, b)| a - b) {
+        println!("host steal during the part: {ms} ms over all CPUs");
     }
 }
 
