@@ -9,7 +9,7 @@
 use super::{Ctx, Flow, Handler};
 use crate::board::{Move, Position};
 use crate::engine::time::{budget, ggf_remaining};
-use crate::engine::{Event, Job};
+use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
 use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
 use crate::search::ScoreKind;
@@ -32,6 +32,9 @@ pub enum Command {
     /// `set contempt C`: how draws count for Black, taken as centi-discs (NBoard
     /// sends -100, 0 or 100; only the sign is reliable).
     SetContempt(i32),
+    /// `set threads N`: the search threads (1..=`MAX_THREADS`), a Mollett
+    /// extension (NBoard itself sends no thread count).
+    SetThreads(usize),
     /// `move <item>`: append a move.
     Move(GgfMove),
     /// `ping K`: finish earlier work, then `pong K` (K echoed as given).
@@ -90,7 +93,7 @@ pub(crate) fn selects_nboard(first: &str, rest: &[&str]) -> bool {
         "ping" | "clear" => true,
         "set" => rest.first().is_some_and(|w| {
             let w = w.to_ascii_lowercase();
-            matches!(w.as_str(), "game" | "depth" | "contempt")
+            matches!(w.as_str(), "game" | "depth" | "contempt" | "threads")
         }),
         _ => false,
     }
@@ -118,6 +121,13 @@ pub fn parse(line: &str) -> Result<Command, Error> {
                 "contempt" => match arg.replace(',', ".").parse::<f64>() {
                     Ok(c) if c.is_finite() => Ok(Command::SetContempt(c.clamp(-1e4, 1e4) as i32)),
                     _ => bad("set contempt", format!("'{arg}' is not a number")),
+                },
+                "threads" => match arg.parse::<usize>() {
+                    Ok(n @ 1..=MAX_THREADS) => Ok(Command::SetThreads(n)),
+                    _ => bad(
+                        "set threads",
+                        format!("'{arg}' is not a thread count (1..{MAX_THREADS})"),
+                    ),
                 },
                 _ => Err(Error::Unknown(format!("set {what}"))),
             }
@@ -281,6 +291,11 @@ impl NBoard {
                 )),
             },
             Command::SetContempt(c) => cx.engine.set_contempt(c),
+            Command::SetThreads(n) => {
+                if let Err(e) = cx.engine.set_threads(n) {
+                    cx.out.line(&format!("status set threads: {e}"));
+                }
+            }
             Command::Move(item) => {
                 self.record(cx);
                 match cx.engine.play(item.mv) {
@@ -385,6 +400,8 @@ mod tests {
         assert_eq!(ok("nboard 2"), Command::NBoard);
         assert_eq!(ok("  set depth 20 "), Command::SetDepth(20));
         assert_eq!(ok("set contempt -100"), Command::SetContempt(-100));
+        assert_eq!(ok("set threads 2"), Command::SetThreads(2));
+        assert_eq!(ok("SET THREADS 1024"), Command::SetThreads(1024));
         assert_eq!(ok("set contempt +100"), Command::SetContempt(100));
         assert_eq!(ok("ping 7"), Command::Ping("7".into()));
         assert_eq!(ok("ping"), Command::Ping(String::new()));
@@ -427,6 +444,18 @@ mod tests {
             ("set game (;GM[Othello]BO[8 ---", "set game: "),
             ("set game", "set game: "),
             ("set contempt x", "set contempt: 'x' is not a number"),
+            (
+                "set threads 0",
+                "set threads: '0' is not a thread count (1..1024)",
+            ),
+            (
+                "set threads 1025",
+                "set threads: '1025' is not a thread count",
+            ),
+            (
+                "set threads two",
+                "set threads: 'two' is not a thread count",
+            ),
             ("move Z9", "move: 'Z9' in move item 'Z9' is not a square"),
             ("move", "move: "),
             ("hint 0", "hint: '0' is not a number of moves"),

@@ -174,6 +174,26 @@ fn nboard_script_in_process() {
     assert!(lines[3].starts_with("nodestats 3 "), "{out}");
 }
 
+#[test]
+fn nboard_threads_are_set_at_run_time() {
+    let out = run_script(
+        settings("2"),
+        None,
+        "nboard 2\nset threads 2\nset threads 0\nset depth 4\ngo\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "set myname Mollett-2",
+            "status set threads: '0' is not a thread count (1..1024)",
+            "set myname Mollett-4",
+        ],
+        "{out}"
+    );
+    assert!(lines.last().unwrap().starts_with("=== "), "{out}");
+}
+
 /// Valid commands of every dialect in random orders, mutated, truncated and
 /// mixed with noise: no panic (a caught one would answer "internal error"),
 /// and every run ends.
