@@ -7,7 +7,10 @@
 //!   first thread to see the stop gives it: see `search_answering`), and to its
 //!   return, which waits for the last thread to see the stop as well;
 //! - the engine facade: the time from `Engine::stop` to the job's `Finished`
-//!   event received on another thread, as a protocol loop receives it.
+//!   event received on another thread, as a protocol loop receives it;
+//! - the engine as a GUI sees it: the `mollett` binary in NBoard mode over
+//!   pipes, from writing `stop` during a `go` (depth 30, after a seeded
+//!   two-move opening) to reading its `===` line.
 //!
 //! On Linux it also prints the CPU time the host took from this machine during
 //! each part (steal, from `/proc/stat`): on a virtual machine the worst returns
@@ -19,12 +22,17 @@ use mollett::engine::{Engine, Event, Job, Settings};
 use mollett::rng::Rng;
 use mollett::search::{Level, SearchRequest, SearchResult, search_answering};
 use mollett::tt::TranspositionTable;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A 26-empty FFO position (#49), searched at level 60 (exact) or level 30 (midgame).
 const POSITION: &str = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X";
+
+/// The start position as a GGF board (`*` Black, `O` White, Black to move).
+const START_GGF: &str = "---------------------------O*------*O--------------------------- *";
 
 /// The level of stop `i`: exact solves and midgame searches in turn.
 fn level(i: usize) -> u32 {
@@ -60,6 +68,58 @@ fn main() {
     println!("engine: {early} of {stops} jobs ended before their stop");
     print_latencies("engine, Finished received", finished);
     print_steal(steal_before);
+
+    let steal_before = host_steal_ms();
+    print_latencies("NBoard over pipes, stop to ===", pipe_stops(stops));
+    print_steal(steal_before);
+}
+
+/// Stops `go` searches of the engine binary in NBoard mode: the latencies from
+/// writing `stop` to reading the `===` answer.
+fn pipe_stops(stops: usize) -> Vec<Duration> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["--protocol", "nboard", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the mollett binary");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut send = |line: &str| writeln!(input, "{line}").expect("engine input");
+    let mut until = |prefix: &str| {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = output.read_line(&mut line).expect("engine output");
+            assert!(n > 0, "the engine closed its output");
+            if line.starts_with(prefix) {
+                return;
+            }
+        }
+    };
+    send("nboard 2");
+    until("set myname");
+    send("set depth 30");
+    until("set myname");
+    let mut rng = Rng::new(2028);
+    let mut latencies = Vec::with_capacity(stops);
+    for i in 0..stops {
+        let reply = ["D6", "F6", "F4"][rng.below(3) as usize];
+        send(&format!(
+            "set game (;GM[Othello]BO[8 {START_GGF}]B[F5]W[{reply}];)"
+        ));
+        send("go");
+        std::thread::sleep(Duration::from_micros(rng.below(LATEST_STOP_US)));
+        let raised = Instant::now();
+        send("stop");
+        until("===");
+        latencies.push(raised.elapsed());
+        send(&format!("ping {i}"));
+        until("pong");
+    }
+    send("quit");
+    let _ = child.wait();
+    latencies
 }
 
 /// Stops `search_answering` directly: the answer and return latencies, and how

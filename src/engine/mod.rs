@@ -21,6 +21,7 @@
 //! engine; the other settings apply from the next job on.
 
 pub mod time;
+pub(crate) mod wakeup;
 mod worker;
 
 pub(crate) use worker::THREAD_NAME;

@@ -45,6 +45,9 @@ pub(super) struct Work {
 
 /// Runs the job and sends its last event, whatever happens inside.
 pub(super) fn run(work: Work) {
+    // Started from the protocol thread, this thread has its short slice: the
+    // search takes the default back (see `wakeup`).
+    super::wakeup::default_slice();
     // Raised when the search itself sends the job's `Finished`.
     let answered = AtomicBool::new(false);
     let outcome = catch_unwind(AssertUnwindSafe(|| execute(&work, &answered)));

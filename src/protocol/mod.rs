@@ -382,9 +382,13 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     let selector = Selector::new(options.protocol);
     std::thread::Builder::new()
         .name("mollett-stdin".to_string())
-        .spawn(move || read_input(stdin.lock(), &tx, &stop, selector, terminal))
+        .spawn(move || {
+            crate::engine::wakeup::prefer_quick_wakeups();
+            read_input(stdin.lock(), &tx, &stop, selector, terminal)
+        })
         .map_err(|e| EngineError::Spawn(e.to_string()))?;
     install_panic_hook();
+    crate::engine::wakeup::prefer_quick_wakeups();
     let out = Output::new(Box::new(std::io::stdout()));
     run_loop(&mut engine, &rx, out, terminal, false);
     Ok(())
