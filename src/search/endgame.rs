@@ -402,15 +402,10 @@ fn nws_body<K: Kernel>(
             }
         }
     }
-    // Unwound to here: another thread answered this node first, and its answer
-    // is ours.
-    if busy.is_some()
-        && let Some(score) = s.watch.leave(&mut s.aborted)
-    {
+    // Unwound to here (another thread answered this node first, and its answer
+    // is ours), or stopped.
+    if let Some(score) = s.watch.unwound(busy.is_some(), &mut s.aborted) {
         return score;
-    }
-    if s.aborted {
-        return 0;
     }
     if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score > alpha {

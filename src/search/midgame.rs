@@ -306,15 +306,10 @@ fn nws_body<K: Kernel>(
             }
         }
     }
-    // Unwound to here: another thread answered this node first, and its answer
-    // is ours.
-    if busy.is_some()
-        && let Some(score) = m.watch.leave(&mut m.aborted)
-    {
+    // Unwound to here (another thread answered this node first, and its answer
+    // is ours), or stopped.
+    if let Some(score) = m.watch.unwound(busy.is_some(), &mut m.aborted) {
         return score;
-    }
-    if m.aborted {
-        return 0;
     }
     // Step 7. Remember the bound.
     if depth >= MIDGAME_TT_MIN_DEPTH {

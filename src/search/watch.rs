@@ -71,6 +71,18 @@ impl Watch {
         }
     }
 
+    /// At the end of a node's move loop (`watched`: the node was entered):
+    /// what the node must return now, or `None` to go on and store its result.
+    /// That is the table's answer when the thread was unwinding to this node
+    /// (see [`leave`](Self::leave)), or 0 when the search is still aborted.
+    #[inline(always)]
+    pub fn unwound(&mut self, watched: bool, aborted: &mut bool) -> Option<i32> {
+        if watched && let Some(score) = self.leave(aborted) {
+            return Some(score);
+        }
+        aborted.then_some(0)
+    }
+
     /// One poll of the thread's search, every few thousand nodes: whether it
     /// must abort, because `stopped` (its stop flags or deadline say so, which
     /// overrides any unwind under way) or because the table now answers a
