@@ -110,6 +110,11 @@ pub enum Command {
     /// Review a game: for every move, the best move, both evaluations, the loss
     /// in discs and a mark for mistakes.
     Analyze(AnalyzeArgs),
+    /// Generate training positions from self-play, labelled by exact solves and
+    /// game results (shardable, resumable).
+    Datagen(crate::learn_cli::DatagenArgs),
+    /// Fit the learned evaluation's weights to `datagen` files.
+    Train(crate::learn_cli::TrainArgs),
 }
 
 /// `mollett match`.

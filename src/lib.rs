@@ -19,6 +19,7 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod game;
+pub mod learn;
 pub mod perft;
 pub mod protocol;
 pub mod rng;

@@ -1,6 +1,7 @@
 //! The `mollett` binary: command-line parsing only; the work is in the library.
 
 mod cli;
+mod learn_cli;
 mod tools;
 
 use anyhow::{Context, Result};
@@ -205,6 +206,8 @@ fn run(cli: Cli) -> Result<bool> {
         Some(Command::Bench { threads }) => run_bench(threads.into()).map(|()| true),
         Some(Command::Match(args)) => tools::run_match(args).map(|()| true),
         Some(Command::Analyze(args)) => tools::run_analyze(args).map(|()| true),
+        Some(Command::Datagen(args)) => learn_cli::run_datagen(args).map(|()| true),
+        Some(Command::Train(args)) => learn_cli::run_train(args).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }
 }

@@ -84,3 +84,24 @@ pub fn play_game(
         moves,
     })
 }
+
+/// Every position of `games` seeded random games, game `g` drawn from seed `g`
+/// (passes included, finished positions not): test and benchmark material.
+pub fn random_positions(games: u64) -> Vec<Board> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut b = Board::START;
+        while !b.is_game_over() {
+            out.push(b);
+            let m = b.moves();
+            b = if m == 0 {
+                b.pass()
+            } else {
+                let sq = rng.pick_bit(m);
+                b.make(sq, b.flips(sq))
+            };
+        }
+    }
+    out
+}

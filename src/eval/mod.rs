@@ -29,7 +29,10 @@
 //! two move generations and some population counts, no allocation.
 
 pub mod features;
+pub mod learned;
+pub mod pattern;
 pub mod weights;
+pub mod wfile;
 
 use crate::board::Board;
 use features::Features;
@@ -56,6 +59,8 @@ pub enum EvalKind {
     Mobility,
     /// The disc difference alone (a baseline to measure against).
     Discs,
+    /// The learned pattern evaluation, mobility first ([`learned`]).
+    Learned,
 }
 
 impl EvalKind {
@@ -64,6 +69,7 @@ impl EvalKind {
         match self {
             EvalKind::Mobility => "mobility",
             EvalKind::Discs => "discs",
+            EvalKind::Learned => "learned",
         }
     }
 }
@@ -82,7 +88,7 @@ impl fmt::Display for UnknownEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown evaluation '{}' (expected mobility or discs)",
+            "unknown evaluation '{}' (expected learned, mobility or discs)",
             self.0
         )
     }
@@ -93,11 +99,12 @@ impl std::error::Error for UnknownEval {}
 impl FromStr for EvalKind {
     type Err = UnknownEval;
 
-    /// Parses `mobility` or `discs`, in any case.
+    /// Parses `learned`, `mobility` or `discs`, in any case.
     fn from_str(s: &str) -> Result<EvalKind, UnknownEval> {
         match s.trim().to_ascii_lowercase().as_str() {
             "mobility" => Ok(EvalKind::Mobility),
             "discs" => Ok(EvalKind::Discs),
+            "learned" => Ok(EvalKind::Learned),
             _ => Err(UnknownEval(s.to_string())),
         }
     }
@@ -110,6 +117,7 @@ pub fn evaluate(kind: EvalKind, board: &Board) -> i32 {
     match kind {
         EvalKind::Mobility => evaluate_mobility(board),
         EvalKind::Discs => evaluate_discs(board),
+        EvalKind::Learned => learned::evaluate_learned(board),
     }
 }
 
@@ -195,27 +203,7 @@ pub fn evaluate_discs(board: &Board) -> i32 {
 mod tests {
     use super::*;
     use crate::board::bitboard::symmetry;
-    use crate::rng::Rng;
-
-    /// Every position of `games` random games (passes included, finished games not).
-    fn random_positions(games: u64) -> Vec<Board> {
-        let mut out = Vec::new();
-        for seed in 0..games {
-            let mut rng = Rng::new(seed);
-            let mut b = Board::START;
-            while !b.is_game_over() {
-                out.push(b);
-                let m = b.moves();
-                b = if m == 0 {
-                    b.pass()
-                } else {
-                    let sq = rng.pick_bit(m);
-                    b.make(sq, b.flips(sq))
-                };
-            }
-        }
-        out
-    }
+    use crate::selfplay::random_positions;
 
     /// A board from square names: the mover's and the opponent's discs.
     fn board(player: &[&str], opponent: &[&str]) -> Board {

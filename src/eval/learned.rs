@@ -1,0 +1,472 @@
+//! The learned evaluation: pattern weights fitted to self-play positions, with
+//! mobility and potential mobility as explicit terms.
+//!
+//! The value of a position with `e` empties is the sum of
+//! - the weight of each of the 46 pattern views' configuration ([`pattern`]);
+//! - `mobility[m]` for the mover's `m` legal moves minus `mobility[m']` for the
+//!   opponent's `m'`, and the same for potential mobility (empty squares next to
+//!   the other side's discs): the headline terms of a mobility-first evaluation;
+//! - below [`DISC_FREE_EMPTIES`] empties only, a weight times the disc difference.
+//!
+//! Weights are fitted at [`ANCHORS`] anchor phases, every [`ANCHOR_STEP`] empties,
+//! and interpolated linearly in between, so neighbouring phases agree; the
+//! engine expands them to one table per empties count when it first evaluates.
+//! The disc weight is zero at every anchor from [`DISC_FREE_EMPTIES`] on, so with
+//! 20 or more empties the disc difference counts for nothing.
+//!
+//! Every term is antisymmetric by construction (a table difference, or a
+//! pattern weight tied to its colour swap's negation), and every pattern is read
+//! at all its symmetric places with shared weights, so the evaluation is exactly
+//! antisymmetric and invariant under the eight symmetries, whatever the weights.
+
+use super::pattern::{self, Canon, PATTERNS, pow3};
+use super::weights::DISC_FREE_EMPTIES;
+use super::{EVAL_MAX, wfile};
+use crate::board::Board;
+use crate::board::bitboard::{flip_vertical, mirror_horizontal, transpose};
+use crate::board::movegen::Kernel;
+use std::sync::OnceLock;
+
+/// Empties between two anchor phases: 4 gives 16 anchors over 0..=60 (finer
+/// phases have too few positions each to fit the largest patterns).
+pub const ANCHOR_STEP: u32 = 4;
+/// Anchor phases: empties 0, 4, ..., 60.
+pub const ANCHORS: usize = 16;
+/// Mobility counts told apart (more moves count as this many minus one; 33 is
+/// the most legal moves known in a real position).
+pub const MOBILITY_BUCKETS: usize = 36;
+/// Potential-mobility counts told apart (more count as this many minus one).
+pub const POTENTIAL_BUCKETS: usize = 48;
+
+/// Where each part of an anchor's weights lies in its parameter vector.
+#[derive(Debug)]
+pub struct Layout {
+    /// Per pattern: its base squares as a bitboard.
+    pub masks: Vec<u64>,
+    /// Per pattern: the symmetries of its views.
+    pub views: Vec<Vec<u8>>,
+    /// Per pattern: its canonical parameters.
+    pub canons: Vec<Canon>,
+    /// Per pattern: the offset of its first parameter.
+    pub offsets: Vec<usize>,
+    /// The offset of the mobility table.
+    pub mobility: usize,
+    /// The offset of the potential-mobility table.
+    pub potential: usize,
+    /// The offset of the disc weight.
+    pub disc: usize,
+    /// Parameters per anchor.
+    pub len: usize,
+}
+
+impl Layout {
+    /// The layout of [`PATTERNS`] (computed once).
+    pub fn get() -> &'static Layout {
+        static LAYOUT: OnceLock<Layout> = OnceLock::new();
+        LAYOUT.get_or_init(|| {
+            let canons: Vec<Canon> = PATTERNS.iter().map(pattern::canon).collect();
+            let mut offsets = Vec::new();
+            let mut len = 0;
+            for c in &canons {
+                offsets.push(len);
+                len += c.params;
+            }
+            let mobility = len;
+            let potential = mobility + MOBILITY_BUCKETS;
+            let disc = potential + POTENTIAL_BUCKETS;
+            Layout {
+                masks: PATTERNS.iter().map(pattern::mask_of).collect(),
+                views: PATTERNS
+                    .iter()
+                    .map(|d| pattern::views(pattern::mask_of(d)))
+                    .collect(),
+                canons,
+                offsets,
+                mobility,
+                potential,
+                disc,
+                len: disc + 1,
+            }
+        })
+    }
+
+    /// A name for this layout, written in and checked against a weights file:
+    /// the patterns' squares, the anchors and the table sizes.
+    pub fn signature() -> String {
+        let pats: Vec<String> = PATTERNS
+            .iter()
+            .map(|d| {
+                let sq: Vec<String> = d.squares.iter().map(u8::to_string).collect();
+                format!("{}:{}", d.name, sq.join(","))
+            })
+            .collect();
+        format!(
+            "patterns {}; anchors {ANCHORS} step {ANCHOR_STEP}; mobility {MOBILITY_BUCKETS}; \
+             potential {POTENTIAL_BUCKETS}; disc-free from {DISC_FREE_EMPTIES}",
+            pats.join(" ")
+        )
+    }
+}
+
+/// The anchor at or below `empties` and the weight (0..=[`ANCHOR_STEP`]) of the
+/// anchor above it.
+#[inline(always)]
+pub fn anchor_of(empties: u32) -> (usize, u32) {
+    let e = empties.min(((ANCHORS - 1) as u32) * ANCHOR_STEP);
+    ((e / ANCHOR_STEP) as usize, e % ANCHOR_STEP)
+}
+
+/// Whether an anchor has a disc weight (it is zero from [`DISC_FREE_EMPTIES`] on).
+pub const fn anchor_counts_discs(anchor: usize) -> bool {
+    (anchor as u32) * ANCHOR_STEP < DISC_FREE_EMPTIES
+}
+
+/// The eight mirror images of a bitboard, numbered as [`crate::board::bitboard::symmetry`].
+#[inline(always)]
+pub fn images(b: u64) -> [u64; 8] {
+    let t = transpose(b);
+    let (m, mt) = (mirror_horizontal(b), mirror_horizontal(t));
+    [
+        b,
+        m,
+        flip_vertical(b),
+        flip_vertical(m),
+        t,
+        mt,
+        flip_vertical(t),
+        flip_vertical(mt),
+    ]
+}
+
+/// The counts behind the non-pattern terms, mover's and opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Legal moves of the mover and of the opponent, capped to the table.
+    pub mobility: [u8; 2],
+    /// Empty squares next to the other side's discs, mover and opponent, capped.
+    pub potential: [u8; 2],
+    /// The mover's discs minus the opponent's.
+    pub discs: i8,
+}
+
+impl Counts {
+    /// The counts of `board`, with move generator `k`.
+    #[inline(always)]
+    pub fn with<K: Kernel>(k: K, board: &Board) -> Counts {
+        let (p, o) = (board.player, board.opponent);
+        let empty = board.empty();
+        let cap = |n: u32, buckets: usize| n.min(buckets as u32 - 1) as u8;
+        Counts {
+            mobility: [
+                cap(k.moves(p, o).count_ones(), MOBILITY_BUCKETS),
+                cap(k.moves(o, p).count_ones(), MOBILITY_BUCKETS),
+            ],
+            potential: [
+                cap(
+                    (super::features::neighbours(o) & empty).count_ones(),
+                    POTENTIAL_BUCKETS,
+                ),
+                cap(
+                    (super::features::neighbours(p) & empty).count_ones(),
+                    POTENTIAL_BUCKETS,
+                ),
+            ],
+            discs: (p.count_ones() as i32 - o.count_ones() as i32) as i8,
+        }
+    }
+}
+
+/// Calls `f(pattern, configuration)` for each of the 46 views of `board`, with
+/// the bit extraction `pext`.
+#[inline(always)]
+pub fn for_each_view(
+    pext: impl Fn(u64, u64) -> u64 + Copy,
+    board: &Board,
+    mut f: impl FnMut(usize, usize),
+) {
+    let layout = Layout::get();
+    let (ps, os) = (images(board.player), images(board.opponent));
+    for (i, (&mask, views)) in layout.masks.iter().zip(&layout.views).enumerate() {
+        for &s in views {
+            f(
+                i,
+                pattern::index_with(pext, ps[s as usize], os[s as usize], mask),
+            );
+        }
+    }
+}
+
+/// The weights at one empties count, expanded to every configuration.
+#[derive(Debug)]
+struct Phase {
+    /// Per pattern, every configuration's weight, the patterns one after another.
+    patterns: Box<[i16]>,
+    /// Per mobility count.
+    mobility: [i16; MOBILITY_BUCKETS],
+    /// Per potential-mobility count.
+    potential: [i16; POTENTIAL_BUCKETS],
+    /// Per disc of disc difference.
+    disc: i16,
+}
+
+/// One view as the evaluation reads it: the base squares, the symmetry, and
+/// where its pattern's weights start in [`Phase::patterns`].
+#[derive(Clone, Copy, Debug)]
+struct View {
+    mask: u64,
+    symmetry: usize,
+    start: usize,
+}
+
+/// The expanded tables of a weights file, one [`Phase`] per empties count 0..=60.
+#[derive(Debug)]
+pub struct Tables {
+    /// The 46 views, in the layout's order.
+    views: Vec<View>,
+    phases: Vec<Phase>,
+}
+
+/// `(a·(step − r) + b·r) / step`, rounded half away from zero (so that negating
+/// `a` and `b` negates the result exactly).
+fn blend(a: i32, b: i32, r: u32) -> i16 {
+    let step = ANCHOR_STEP as i32;
+    let num = a * (step - r as i32) + b * r as i32;
+    let q = (num.abs() + step / 2) / step;
+    (q * num.signum()).clamp(-i16::MAX as i32, i16::MAX as i32) as i16
+}
+
+impl Tables {
+    /// Expands anchor weights (`ANCHORS` rows of the layout's length, centi-discs).
+    pub fn expand(anchors: &[Vec<i16>]) -> Tables {
+        let layout = Layout::get();
+        let mut starts = Vec::new();
+        let mut total = 0;
+        for d in &PATTERNS {
+            starts.push(total);
+            total += pow3(d.squares.len());
+        }
+        let phases = (0..=(ANCHORS as u32 - 1) * ANCHOR_STEP)
+            .map(|e| {
+                let (k, r) = anchor_of(e);
+                let hi = (k + 1).min(ANCHORS - 1);
+                let at = |j: usize| blend(i32::from(anchors[k][j]), i32::from(anchors[hi][j]), r);
+                let mut patterns = vec![0i16; total].into_boxed_slice();
+                for (i, canon) in layout.canons.iter().enumerate() {
+                    let table = &mut patterns[starts[i]..starts[i] + canon.slot.len()];
+                    for (c, w) in table.iter_mut().enumerate() {
+                        *w = match canon.param(c) {
+                            None => 0,
+                            Some((j, sign)) => {
+                                let v = at(layout.offsets[i] + j);
+                                if sign > 0.0 { v } else { -v }
+                            }
+                        };
+                    }
+                }
+                Phase {
+                    patterns,
+                    mobility: std::array::from_fn(|m| at(layout.mobility + m)),
+                    potential: std::array::from_fn(|m| at(layout.potential + m)),
+                    disc: at(layout.disc),
+                }
+            })
+            .collect();
+        let views = layout
+            .masks
+            .iter()
+            .zip(&layout.views)
+            .zip(&starts)
+            .flat_map(|((&mask, syms), &start)| {
+                syms.iter().map(move |&s| View {
+                    mask,
+                    symmetry: s as usize,
+                    start,
+                })
+            })
+            .collect();
+        Tables { views, phases }
+    }
+
+    /// The evaluation of `board` (centi-discs for the side to move, within
+    /// ±[`EVAL_MAX`]) with move generator `k` and bit extraction `pext`.
+    #[inline(always)]
+    pub fn evaluate_with<K: Kernel>(
+        &self,
+        k: K,
+        pext: impl Fn(u64, u64) -> u64 + Copy,
+        board: &Board,
+    ) -> i32 {
+        let e = board.empties().min(self.phases.len() as u32 - 1);
+        let ph = &self.phases[e as usize];
+        let (ps, os) = (images(board.player), images(board.opponent));
+        let mut sum = 0i32;
+        for v in &self.views {
+            let c = pattern::index_with(pext, ps[v.symmetry], os[v.symmetry], v.mask);
+            sum += i32::from(ph.patterns[v.start + c]);
+        }
+        let n = Counts::with(k, board);
+        sum += i32::from(ph.mobility[n.mobility[0] as usize])
+            - i32::from(ph.mobility[n.mobility[1] as usize])
+            + i32::from(ph.potential[n.potential[0] as usize])
+            - i32::from(ph.potential[n.potential[1] as usize])
+            + i32::from(ph.disc) * i32::from(n.discs);
+        sum.clamp(-EVAL_MAX, EVAL_MAX)
+    }
+}
+
+/// The weights embedded in the binary (Othello), checked and expanded on first use.
+///
+/// # Panics
+/// If the embedded file is corrupt or does not match this build's layout; the
+/// engine checks it at start-up ([`check_embedded`]) so that a bad build fails at
+/// once instead of in a search.
+pub fn embedded() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let file = wfile::parse(wfile::EMBEDDED).unwrap_or_else(|e| panic!("{e}"));
+        Tables::expand(&file.anchors)
+    })
+}
+
+/// Checks the embedded weights file (header, layout, checksum) without
+/// expanding it: what the engine does at start-up.
+pub fn check_embedded() -> Result<(), wfile::WeightsError> {
+    wfile::parse(wfile::EMBEDDED).map(|_| ())
+}
+
+/// The learned evaluation of `board` (see the module documentation).
+///
+/// On x86-64 CPUs with AVX2 and BMI2 it runs a copy compiled for them (hardware
+/// bit extraction and the AVX2 move generator).
+#[inline]
+pub fn evaluate_learned(board: &Board) -> i32 {
+    let tables = embedded();
+    #[cfg(target_arch = "x86_64")]
+    if crate::board::movegen::has_fast_kernel() {
+        // SAFETY: the CPU supports every feature `evaluate_fast` is compiled for.
+        return unsafe { evaluate_fast(tables, board) };
+    }
+    tables.evaluate_with(
+        crate::board::movegen::Portable,
+        pattern::pext_portable,
+        board,
+    )
+}
+
+/// [`evaluate_learned`] compiled for AVX2 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn evaluate_fast(tables: &Tables, board: &Board) -> i32 {
+    // SAFETY: this function is entered only after `has_fast_kernel` said yes.
+    let k = unsafe { crate::board::movegen::Avx2::assume() };
+    // BMI2 is enabled here, and the closure inherits it.
+    let pext = |x, m| std::arch::x86_64::_pext_u64(x, m);
+    tables.evaluate_with(k, pext, board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::bitboard::symmetry;
+    use crate::board::movegen::Portable;
+    use crate::rng::Rng;
+    use crate::selfplay::random_positions;
+
+    /// Tables from random anchor weights (disc weights only where they count).
+    fn random_tables(seed: u64) -> Tables {
+        let layout = Layout::get();
+        let mut rng = Rng::new(seed);
+        let anchors: Vec<Vec<i16>> = (0..ANCHORS)
+            .map(|k| {
+                let mut a: Vec<i16> = (0..layout.len)
+                    .map(|_| rng.below(2001) as i16 - 1000)
+                    .collect();
+                if !anchor_counts_discs(k) {
+                    a[layout.disc] = 0;
+                }
+                a
+            })
+            .collect();
+        Tables::expand(&anchors)
+    }
+
+    #[test]
+    fn any_weights_give_a_symmetric_and_antisymmetric_evaluation() {
+        let t = random_tables(5);
+        let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+        for b in random_positions(30) {
+            let v = eval(&b);
+            assert_eq!(eval(&b.pass()), -v, "{b:?}");
+            for s in 1..8 {
+                let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+                assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_fast_copy_agrees_with_the_portable_one() {
+        if !crate::board::movegen::has_fast_kernel() {
+            return;
+        }
+        let t = random_tables(6);
+        for b in random_positions(20) {
+            let slow = t.evaluate_with(Portable, pattern::pext_portable, &b);
+            // SAFETY: the CPU has the features, checked above.
+            assert_eq!(unsafe { evaluate_fast(&t, &b) }, slow);
+        }
+    }
+
+    #[test]
+    fn views_read_every_instance_once() {
+        // Each of the 46 views reads a distinct square set, and together they
+        // read each square of each pattern's orbit.
+        let layout = Layout::get();
+        let mut instances = Vec::new();
+        for (mask, views) in layout.masks.iter().zip(&layout.views) {
+            for &s in views {
+                let inst = pattern::instance(*mask, s);
+                assert_eq!(inst.count_ones(), mask.count_ones());
+                assert!(!instances.contains(&inst));
+                instances.push(inst);
+            }
+        }
+        assert_eq!(instances.len(), 46);
+        assert_eq!(images(0x8040_2010_0804_0201)[4], 0x8040_2010_0804_0201);
+        for s in 0..8 {
+            assert_eq!(
+                images(0x1234_5678_9abc_def0)[s],
+                symmetry(0x1234_5678_9abc_def0, s as u8)
+            );
+        }
+    }
+
+    #[test]
+    fn interpolation_rounds_symmetrically() {
+        for (a, b) in [(7, 2), (-3, 10), (1, 0), (0, 0), (32767, 32767)] {
+            for r in 0..ANCHOR_STEP {
+                assert_eq!(blend(-a, -b, r), -blend(a, b, r));
+            }
+            assert_eq!(blend(a, b, 0), a as i16);
+        }
+        assert_eq!(anchor_of(60), (15, 0));
+        assert_eq!(anchor_of(17), (4, 1));
+        assert!(anchor_counts_discs(4) && !anchor_counts_discs(5));
+    }
+
+    #[test]
+    fn the_shipped_weights_count_no_discs_with_20_or_more_empties() {
+        let t = embedded();
+        for (e, ph) in t.phases.iter().enumerate() {
+            if e >= DISC_FREE_EMPTIES as usize {
+                assert_eq!(ph.disc, 0, "{e} empties");
+            }
+        }
+        assert!(t.phases[10].disc > 0, "discs count near the end");
+        assert!(
+            t.phases[30].mobility[20] > t.phases[30].mobility[2],
+            "mobility pays"
+        );
+    }
+}

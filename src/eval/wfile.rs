@@ -1,0 +1,226 @@
+//! The weights file of the learned evaluation: versioned, checksummed, embedded
+//! in the binary at build time.
+//!
+//! Layout (integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `MOLLWTS\n` |
+//! | 4 | format version ([`VERSION`]) |
+//! | 4 | rules: 0 Othello (and historical Reversi), 1 Anti-Reversi |
+//! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]) |
+//! | 4 | anchors `A` |
+//! | 4 | parameters per anchor `P` |
+//! | 4 | length `N` of the note |
+//! | N | the note: UTF-8, how the weights were made (command, data, seed) |
+//! | 2·A·P | the weights, anchor by anchor, `i16` centi-discs |
+//! | 8 | FNV-1a 64 of every byte before it |
+//!
+//! A file that is short, long, of another version or layout, or whose checksum
+//! fails is refused with a [`WeightsError`]: never read as zeros.
+
+use super::learned::{ANCHORS, Layout, anchor_counts_discs};
+use std::fmt;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"MOLLWTS\n";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// The Othello weights the engine ships (see the README for how they were made).
+pub const EMBEDDED: &[u8] = include_bytes!("../../weights/othello.mlw");
+
+/// Which rules a weights file was fitted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesTag {
+    /// Othello (historical Reversi shares it).
+    Othello,
+    /// Anti-Reversi.
+    Anti,
+}
+
+/// A parsed weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsFile {
+    /// The rules it was fitted for.
+    pub rules: RulesTag,
+    /// How it was made.
+    pub note: String,
+    /// Per anchor, the parameters in the layout's order (centi-discs).
+    pub anchors: Vec<Vec<i16>>,
+}
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(pub String);
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "weights file: {}", self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The bytes of `file`.
+pub fn write(file: &WeightsFile) -> Vec<u8> {
+    let layout = Layout::get();
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    let rules: u32 = match file.rules {
+        RulesTag::Othello => 0,
+        RulesTag::Anti => 1,
+    };
+    out.extend_from_slice(&rules.to_le_bytes());
+    out.extend_from_slice(&fnv1a(Layout::signature().as_bytes()).to_le_bytes());
+    out.extend_from_slice(&(file.anchors.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(layout.len as u32).to_le_bytes());
+    out.extend_from_slice(&(file.note.len() as u32).to_le_bytes());
+    out.extend_from_slice(file.note.as_bytes());
+    for a in &file.anchors {
+        assert_eq!(a.len(), layout.len, "an anchor of the layout's length");
+        for w in a {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads a weights file for this build's layout.
+pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
+    let err = |m: String| Err(WeightsError(m));
+    if bytes.len() < 44 || &bytes[..8] != MAGIC {
+        return err("not a Mollett weights file (bad magic or too short)".into());
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+    if fnv1a(body) != stored {
+        return err("checksum mismatch: the file is damaged".into());
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
+    let version = u32_at(8);
+    if version != VERSION {
+        return err(format!(
+            "format version {version}, this build reads {VERSION}"
+        ));
+    }
+    let rules = match u32_at(12) {
+        0 => RulesTag::Othello,
+        1 => RulesTag::Anti,
+        r => return err(format!("unknown rules tag {r}")),
+    };
+    let sig = u64::from_le_bytes(body[16..24].try_into().expect("8 bytes"));
+    if sig != fnv1a(Layout::signature().as_bytes()) {
+        return err("made for another pattern set or table layout than this build's".into());
+    }
+    let (anchors, params, note_len) = (
+        u32_at(24) as usize,
+        u32_at(28) as usize,
+        u32_at(32) as usize,
+    );
+    let layout = Layout::get();
+    if anchors != ANCHORS || params != layout.len {
+        return err(format!(
+            "{anchors} anchors of {params} weights, this build has {ANCHORS} of {}",
+            layout.len
+        ));
+    }
+    let weights_at = 36 + note_len;
+    if body.len() != weights_at + 2 * anchors * params {
+        return err(format!(
+            "{} bytes, the header says {}",
+            bytes.len(),
+            weights_at + 2 * anchors * params + 8
+        ));
+    }
+    let note = String::from_utf8(body[36..weights_at].to_vec())
+        .map_err(|_| WeightsError("the note is not UTF-8".into()))?;
+    let anchors: Vec<Vec<i16>> = body[weights_at..]
+        .chunks_exact(2 * params)
+        .map(|a| {
+            a.chunks_exact(2)
+                .map(|w| i16::from_le_bytes([w[0], w[1]]))
+                .collect()
+        })
+        .collect();
+    if let Some(k) = (0..ANCHORS).find(|&k| !anchor_counts_discs(k) && anchors[k][layout.disc] != 0)
+    {
+        return err(format!(
+            "anchor {k} weighs the disc difference, which counts for nothing there"
+        ));
+    }
+    Ok(WeightsFile {
+        rules,
+        note,
+        anchors,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> WeightsFile {
+        let len = Layout::get().len;
+        WeightsFile {
+            rules: RulesTag::Othello,
+            note: "test".into(),
+            anchors: (0..ANCHORS)
+                .map(|a| {
+                    let mut w: Vec<i16> = (0..len)
+                        .map(|j| ((a * 31 + j * 7) % 200) as i16 - 100)
+                        .collect();
+                    if !anchor_counts_discs(a) {
+                        w[Layout::get().disc] = 0;
+                    }
+                    w
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_file_round_trips() {
+        let f = sample();
+        assert_eq!(parse(&write(&f)), Ok(f));
+    }
+
+    #[test]
+    fn damage_and_mismatches_are_refused() {
+        let bytes = write(&sample());
+        let mut flipped = bytes.clone();
+        flipped[100] ^= 1;
+        assert!(parse(&flipped).unwrap_err().0.contains("checksum"));
+        assert!(parse(&bytes[..bytes.len() - 2]).is_err());
+        assert!(parse(b"MOLLWTS\n").is_err());
+        assert!(parse(&[0u8; 64]).is_err());
+        // Another layout: a changed signature with a recomputed checksum.
+        let mut other = bytes[..bytes.len() - 8].to_vec();
+        other[16] ^= 1;
+        let sum = fnv1a(&other);
+        other.extend_from_slice(&sum.to_le_bytes());
+        assert!(parse(&other).unwrap_err().0.contains("pattern set"));
+        // A disc weight where discs count for nothing.
+        let mut f = sample();
+        f.anchors[ANCHORS - 1][Layout::get().disc] = 5;
+        assert!(parse(&write(&f)).unwrap_err().0.contains("disc"));
+    }
+
+    #[test]
+    fn the_embedded_file_is_valid() {
+        let f = parse(EMBEDDED).expect("the embedded weights parse");
+        assert_eq!(f.rules, RulesTag::Othello);
+        assert!(!f.note.is_empty());
+        assert!(f.anchors.iter().flatten().any(|&w| w != 0));
+    }
+}

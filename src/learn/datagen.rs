@@ -1,0 +1,221 @@
+//! Training positions from self-play (`mollett datagen`).
+//!
+//! Game `g` of a job is played from its own seed, so any game can be replayed
+//! alone: that is what makes a job shardable (`--shard i/n` plays the games with
+//! `g % n == i`; the shards' files simply concatenate) and resumable (a file that
+//! already holds games of the shard is continued after its last whole game).
+//!
+//! A game starts from an opening (one of a list, in turn, or the start) followed
+//! by a seeded number of uniformly random moves, so that games differ and the
+//! positions cover lopsided play too. After that both sides play the midgame
+//! search at a fixed depth, except that with a small seeded probability a move is
+//! replaced by a random one (the noise that keeps games from converging). From
+//! [`DatagenRequest::exact_empties`] empties on, every move is an exact solve:
+//! those positions get their true value as label ([`LabelKind::Exact`]); earlier
+//! ones get the game's final result ([`LabelKind::Game`]).
+
+use super::sample::{LabelKind, Sample};
+use crate::board::{Move, Position};
+use crate::eval::EvalKind;
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::search::{Limits, SearchRequest, search};
+use crate::tt::{TranspositionTable, TtError};
+use std::sync::atomic::AtomicBool;
+
+/// Which games of a job one process plays: those with `index % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: u64,
+    /// How many shards the job has.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole job in one shard.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// The `k`-th game number (from 0) of this shard.
+    pub fn game(&self, k: u64) -> u64 {
+        self.index + k * self.count
+    }
+
+    /// How many of the job's `games` belong to this shard.
+    pub fn len(&self, games: u64) -> u64 {
+        games.saturating_sub(self.index).div_ceil(self.count)
+    }
+
+    /// Whether the shard has no game of a job of `games`.
+    pub fn is_empty(&self, games: u64) -> bool {
+        self.len(games) == 0
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Parses `i/n` with `n` ≥ 1 and `i` < `n`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard i/n with 0 <= i < n");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// How to play and label the games of a job.
+#[derive(Clone, Debug)]
+pub struct DatagenRequest {
+    /// The job's seed: game `g` plays from a seed mixed from it and `g`.
+    pub seed: u64,
+    /// Openings to start from, game `g` from `openings[g % len]`; empty: the start.
+    pub openings: Vec<Game>,
+    /// The fewest and most random moves played after the opening.
+    pub random_moves: (u32, u32),
+    /// Midgame search depth of both sides.
+    pub depth: u32,
+    /// From this many empties on every move is an exact solve.
+    pub exact_empties: u32,
+    /// Chance, in parts per thousand, that a midgame move is a random one.
+    pub noise_per_mille: u32,
+    /// The evaluation both sides play with.
+    pub eval: EvalKind,
+    /// Table size of each game, in MB.
+    pub hash_mb: usize,
+}
+
+/// Mixes the job's seed with a game number (one SplitMix64 step over both).
+fn game_seed(seed: u64, game: u64) -> u64 {
+    Rng::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// Plays game `game` of the job and returns its labelled positions, in order
+/// (passes and the finished position are left out: there is nothing to choose).
+pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError> {
+    let tt = TranspositionTable::new(req.hash_mb)?;
+    let stop = AtomicBool::new(false);
+    let seed = game_seed(req.seed, game);
+    let mut rng = Rng::new(seed);
+    let mut pos = match req.openings.len() {
+        0 => Position::START,
+        n => req.openings[(game % n as u64) as usize].position(),
+    };
+    let (lo, hi) = req.random_moves;
+    let mut random_left = lo + rng.below(u64::from(hi.saturating_sub(lo)) + 1) as u32;
+    // Each position with whether its label is exact and, if so, the value.
+    let mut seen: Vec<(Position, Option<i32>)> = Vec::new();
+    while !pos.board.is_game_over() {
+        let board = pos.board;
+        if board.must_pass() {
+            pos = pos.play(Move::Pass).expect("a forced pass is legal");
+            continue;
+        }
+        let exact = board.empties() <= req.exact_empties;
+        let random =
+            random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
+        let (mv, value) = if random {
+            random_left = random_left.saturating_sub(1);
+            let sq = rng.pick_bit(board.moves());
+            (Move::Play(crate::Square::new(sq).expect("a square")), None)
+        } else {
+            let limits = Limits {
+                depth: req.depth,
+                exact_empties: req.exact_empties,
+                wld_empties: req.exact_empties,
+            };
+            let sreq = SearchRequest {
+                board,
+                limits,
+                eval: req.eval,
+                seed,
+                find_ties: false,
+                threads: 1,
+                time: None,
+                contempt: 0,
+            };
+            let r = search(&sreq, &tt, &stop, &mut |_| {});
+            let mv = r.best.expect("a position with moves has a best move");
+            (mv, exact.then_some(r.score / crate::eval::DISC))
+        };
+        seen.push((pos, value));
+        pos = pos
+            .play(mv)
+            .expect("the search and the draw play legal moves");
+    }
+    let black_final = pos.final_score_black();
+    Ok(seen
+        .into_iter()
+        .map(|(position, exact)| {
+            let game_label = match position.side {
+                crate::Color::Black => black_final,
+                crate::Color::White => -black_final,
+            };
+            Sample {
+                position,
+                label: exact.unwrap_or(game_label),
+                kind: if exact.is_some() {
+                    LabelKind::Exact
+                } else {
+                    LabelKind::Game
+                },
+                game,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> DatagenRequest {
+        DatagenRequest {
+            seed: 7,
+            openings: Vec::new(),
+            random_moves: (2, 6),
+            depth: 2,
+            exact_empties: 10,
+            noise_per_mille: 50,
+            eval: EvalKind::Mobility,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn shards_split_the_games() {
+        let s: Shard = "1/3".parse().unwrap();
+        assert_eq!((0..3).map(|k| s.game(k)).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(s.len(10), 3);
+        assert_eq!("2/3".parse::<Shard>().unwrap().len(10), 3);
+        assert_eq!("0/3".parse::<Shard>().unwrap().len(10), 4);
+        assert!("3/3".parse::<Shard>().is_err());
+        assert!("0/0".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn a_game_replays_and_its_exact_labels_are_true() {
+        let req = request();
+        let a = play_game(&req, 3).unwrap();
+        assert_eq!(a, play_game(&req, 3).unwrap());
+        assert_ne!(a, play_game(&req, 4).unwrap());
+        let exact: Vec<_> = a.iter().filter(|s| s.kind == LabelKind::Exact).collect();
+        assert!(!exact.is_empty());
+        for s in exact {
+            assert!(s.position.board.empties() <= req.exact_empties);
+            // A perfect line keeps the value: every exact label is the game's result
+            // for that side.
+            let last = a.last().unwrap();
+            let same_side = s.position.side == last.position.side;
+            assert_eq!(s.label, if same_side { last.label } else { -last.label });
+        }
+        for s in a.iter().filter(|s| s.kind == LabelKind::Game) {
+            assert!(s.position.board.empties() > req.exact_empties);
+        }
+    }
+}

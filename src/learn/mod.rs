@@ -1,0 +1,188 @@
+//! Learning the evaluation: training data from self-play ([`datagen`]), the line
+//! format it is kept in ([`sample`]) and the fit of the pattern weights
+//! ([`train`]). A tool on top of the engine core: it uses the search and the
+//! evaluation as any user of the library would.
+
+pub mod datagen;
+pub mod sample;
+pub mod train;
+
+use datagen::{DatagenRequest, Shard, play_game};
+use rayon::prelude::*;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// Games played at once between two writes of the output (several per thread, so
+/// that a slow game does not leave a core idle for long).
+const GAMES_PER_BATCH: usize = 16;
+
+/// Where a shard's file stands: the games it holds whole, and where they end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// How many of the shard's games (in order) the file holds.
+    pub games_done: u64,
+    /// The byte length of those games' lines (anything after it is cut).
+    pub keep_bytes: u64,
+}
+
+/// Reads a shard's existing output: the games it holds in order. The last game
+/// in the file may have been cut short by an interrupt (a kill between the lines
+/// of one write), so it is dropped and played again; a line that does not parse
+/// is an error (the file is not this command's, or is damaged), never skipped.
+pub fn resume_point(path: &Path, shard: Shard) -> anyhow::Result<ResumePoint> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(ResumePoint {
+                games_done: 0,
+                keep_bytes: 0,
+            });
+        }
+        Err(e) => return Err(anyhow::anyhow!("{}: {e}", path.display())),
+    };
+    let mut reader = BufReader::new(file);
+    let mut line = String::new();
+    let (mut offset, mut last_game, mut last_start, mut games) = (0u64, None, 0u64, 0u64);
+    loop {
+        line.clear();
+        let n = reader
+            .read_line(&mut line)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        if n == 0 || !line.ends_with('\n') {
+            break; // the end, or a torn last line
+        }
+        let s = sample::parse_sample(line.trim_end()).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: byte {offset}: {e} (not a datagen file?)",
+                path.display()
+            )
+        })?;
+        if last_game != Some(s.game) {
+            if s.game != shard.game(games) {
+                anyhow::bail!(
+                    "{}: game {} where game {} of shard {}/{} was expected",
+                    path.display(),
+                    s.game,
+                    shard.game(games),
+                    shard.index,
+                    shard.count
+                );
+            }
+            last_game = Some(s.game);
+            last_start = offset;
+            games += 1;
+        }
+        offset += n as u64;
+    }
+    Ok(match last_game {
+        None => ResumePoint {
+            games_done: 0,
+            keep_bytes: 0,
+        },
+        Some(_) => ResumePoint {
+            games_done: games - 1,
+            keep_bytes: last_start,
+        },
+    })
+}
+
+/// Plays the shard's games of a job of `games` into `out`, continuing a file
+/// that already holds some of them. `progress` is told the games done so far and
+/// the shard's total after every batch. Games are played `threads` at a time; the
+/// file's contents do not depend on `threads`.
+pub fn run_datagen(
+    req: &DatagenRequest,
+    games: u64,
+    shard: Shard,
+    out: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> anyhow::Result<u64> {
+    let total = shard.len(games);
+    let start = resume_point(out, shard)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    file.set_len(start.keep_bytes)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    let mut done = start.games_done;
+    progress(done, total);
+    while done < total {
+        let batch: Vec<u64> = (done..total.min(done + GAMES_PER_BATCH as u64))
+            .map(|k| shard.game(k))
+            .collect();
+        let played: Vec<_> = batch
+            .par_iter()
+            .map(|&g| play_game(req, g))
+            .collect::<Result<_, _>>()?;
+        for samples in played {
+            let mut text = String::new();
+            for s in samples {
+                text.push_str(&s.to_string());
+                text.push('\n');
+            }
+            // One write per game, flushed: an interrupt loses at most the game
+            // being written, which the next run plays again.
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+            done += 1;
+        }
+        progress(done, total);
+    }
+    Ok(done - start.games_done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalKind;
+
+    fn request() -> DatagenRequest {
+        DatagenRequest {
+            seed: 11,
+            openings: Vec::new(),
+            random_moves: (4, 8),
+            depth: 1,
+            exact_empties: 8,
+            noise_per_mille: 0,
+            eval: EvalKind::Mobility,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn an_interrupted_file_is_continued_to_the_same_contents() {
+        let dir = std::env::temp_dir().join(format!("mollett-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (whole, cut) = (dir.join("whole.txt"), dir.join("cut.txt"));
+        let shard: Shard = "1/2".parse().unwrap();
+        run_datagen(&request(), 7, shard, &whole, &mut |_, _| {}).unwrap();
+        let text = std::fs::read_to_string(&whole).unwrap();
+        // Cut the file in the middle of a line of the third game.
+        let third = text.lines().position(|l| l.ends_with(" 5")).unwrap();
+        let cut_at: usize = text
+            .lines()
+            .take(third + 1)
+            .map(|l| l.len() + 1)
+            .sum::<usize>()
+            - 9;
+        std::fs::write(&cut, &text[..cut_at]).unwrap();
+        // Games 1 and 3 are whole, 5 is torn; the last whole one is played again
+        // too (a kill may fall between two lines of one write).
+        let p = resume_point(&cut, shard).unwrap();
+        assert_eq!(p.games_done, 1);
+        let played = run_datagen(&request(), 7, shard, &cut, &mut |_, _| {}).unwrap();
+        assert_eq!(played, 2);
+        assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
+        // A finished file has nothing left to play but its last game again.
+        assert_eq!(resume_point(&whole, shard).unwrap().games_done, 2);
+        // Another shard's file is refused.
+        assert!(resume_point(&whole, Shard::ALL).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

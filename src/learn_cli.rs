@@ -1,0 +1,184 @@
+//! The `datagen` and `train` subcommands: flags to requests, progress to stderr.
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use mollett::arena::openings::parse_openings;
+use mollett::eval::EvalKind;
+use mollett::learn::datagen::{DatagenRequest, Shard};
+use mollett::learn::train::{TrainRequest, train_files};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// `mollett datagen`.
+#[derive(clap::Args, Debug)]
+pub struct DatagenArgs {
+    /// Games in the whole job (over every shard).
+    #[arg(long)]
+    pub games: u64,
+    /// The output file; one already holding games of this shard is continued.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Play only the games `g` with `g % n == i` (`i/n`), for a job spread over
+    /// processes or machines; the shards' files concatenate.
+    #[arg(long, default_value = "0/1")]
+    pub shard: Shard,
+    /// The job's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Openings to start from, one transcript per line (as the XOT lists), used in
+    /// turn; default: the start position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random moves after the opening: `A..B` (a seeded count in that range).
+    #[arg(long, default_value = "2..14", value_parser = parse_range)]
+    pub random_moves: (u32, u32),
+    /// Midgame search depth of both sides.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// From this many empties on every move is an exact solve (exact labels).
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub exact_empties: u32,
+    /// Chance, per thousand midgame moves, of a random move instead of the search's.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub noise: u32,
+    /// The evaluation both sides play with.
+    #[arg(long, default_value = "mobility")]
+    pub eval: EvalKind,
+    /// Table size per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Games played at once (default: all logical CPUs); the output does not
+    /// depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Parses `A..B` with `A` ≤ `B` ≤ 60.
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a range A..B with A <= B <= 60");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b || b > 60 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// A progress bar on a terminal, nothing elsewhere.
+fn bar(total: u64, what: &str) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(total);
+        b.set_style(
+            ProgressStyle::with_template(&format!("{what} {{bar:40}} {{pos}}/{{len}} {{eta}}"))
+                .expect("a valid template"),
+        );
+        b
+    })
+}
+
+/// Runs `mollett datagen`.
+pub fn run_datagen(args: DatagenArgs) -> Result<()> {
+    let openings = match &args.openings {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            parse_openings(&text)?
+        }
+        None => Vec::new(),
+    };
+    let req = DatagenRequest {
+        seed: args.seed,
+        openings,
+        random_moves: args.random_moves,
+        depth: args.depth,
+        exact_empties: args.exact_empties,
+        noise_per_mille: args.noise,
+        eval: args.eval,
+        hash_mb: args.hash,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()?;
+    let progress = bar(args.shard.len(args.games), "games");
+    let played = pool.install(|| {
+        mollett::learn::run_datagen(&req, args.games, args.shard, &args.out, &mut |done, _| {
+            if let Some(b) = &progress {
+                b.set_position(done);
+            }
+        })
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    eprintln!(
+        "datagen: {played} games played, shard {}/{} of {} games in {}",
+        args.shard.index,
+        args.shard.count,
+        args.games,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `mollett train`.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Training files written by `datagen` (shards in any order).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Seed of the held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Share of the positions held out to measure the fit, in percent.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
+    pub holdout: u32,
+    /// Conjugate-gradient iterations.
+    #[arg(long, default_value_t = 60)]
+    pub iterations: u32,
+    /// Ridge regularisation: the weight of a squared parameter against a squared
+    /// disc of error.
+    #[arg(long, default_value_t = 2.0)]
+    pub ridge: f64,
+}
+
+/// Runs `mollett train`.
+pub fn run_train(args: TrainArgs) -> Result<()> {
+    if args.iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let req = TrainRequest {
+        seed: args.seed,
+        holdout_percent: args.holdout,
+        iterations: args.iterations,
+        ridge: args.ridge,
+        note: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let progress = bar(u64::from(args.iterations), "iterations");
+    let report = train_files(
+        &args.data,
+        &req,
+        &mut |line| match &progress {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
+        },
+        &mut |it| {
+            if let Some(b) = &progress {
+                b.set_position(u64::from(it));
+            }
+        },
+    )?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    std::fs::write(&args.out, &report.bytes)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "train: wrote {} ({} bytes)",
+        args.out.display(),
+        report.bytes.len()
+    );
+    Ok(())
+}
