@@ -1,6 +1,7 @@
 //! The notation and file formats: round trips on seeded random games, the NBoard
 //! and FFO examples, error messages, and robustness against arbitrary input.
 
+mod common;
 use mollett::format::{
     Clock, ErrorKind, GgfGame, GgfMove, ObfEntry, ParseError, parse_board_prefix, parse_ggf,
     parse_ggf_records, parse_move_item, parse_obf, parse_obf_line, parse_transcript,
@@ -142,11 +143,8 @@ fn obf_round_trips_on_random_positions() {
 
 #[test]
 fn all_ffo_lines_parse_and_print_back() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo");
-    let Ok(listing) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: no FFO files at {}", dir.display());
-        return;
-    };
+    let dir = common::ffo_dir();
+    let listing = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut total = 0;
     for file in listing {
         let path = file.unwrap().path();
