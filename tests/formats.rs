@@ -429,3 +429,30 @@ fn arbitrary_bytes_and_truncations_never_panic() {
     parse_everything(&format!("(;{}", "XX[a]".repeat(100_000)));
     parse_everything(&"f5".repeat(100_000));
 }
+
+#[test]
+fn ggf_game_types_as_ggs_and_nboard_write_them() {
+    use mollett::variant::Variant;
+    let record = |ty: &str| {
+        format!(
+            "(;GM[Othello]TY[{ty}]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5];)"
+        )
+    };
+    for (ty, variant) in [
+        ("8", None),
+        ("8r4", None),
+        ("8r", None),
+        ("s8r20", None),
+        ("8a", Some(Variant::Anti)),
+        ("8r4a", Some(Variant::Anti)),
+    ] {
+        let g = parse_ggf(&record(ty)).unwrap_or_else(|e| panic!("TY[{ty}]: {e}"));
+        assert_eq!(g.variant, variant, "TY[{ty}]");
+        assert_eq!(g.moves.len(), 1);
+    }
+    for (ty, why) in [("10", "a 10x10 board"), ("8k", "komi games"), ("8q", "'q'")] {
+        let e = parse_ggf(&record(ty)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported, "TY[{ty}]");
+        assert!(e.to_string().contains(why), "TY[{ty}]: {e}");
+    }
+}
