@@ -1,7 +1,16 @@
 //! The `mollett` binary: command-line parsing only; the work is in the library.
 
+/// `println!` for the subcommands' output: a closed pipe ends the process
+/// quietly (see [`out::line`]).
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::out::line(format_args!($($t)*))
+    };
+}
+
 mod cli;
 mod learn_cli;
+mod out;
 mod tools;
 
 use anyhow::{Context, Result};
@@ -75,7 +84,7 @@ fn run_perft(
             Some(p) => variant::perft::perft_parallel(variant, p.state(), d),
         });
         let s = t.elapsed().as_secs_f64();
-        println!("{d} {n} {s:.3} {:.0}", n as f64 / s.max(1e-9));
+        say!("{d} {n} {s:.3} {:.0}", n as f64 / s.max(1e-9));
     }
     Ok(())
 }
@@ -91,16 +100,16 @@ fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> R
     let total = entries.len();
     let progress = std::io::stderr().is_terminal();
     if !json {
-        println!("{}", solve::REPORT_HEADER);
+        say!("{}", solve::REPORT_HEADER);
     }
     let summary = solve::solve_all(&entries, &opts, &mut |r| {
         if progress {
             eprint!("\r\x1b[K");
         }
         if json {
-            println!("{}", serde_json::to_string(r).expect("reports serialise"));
+            say!("{}", serde_json::to_string(r).expect("reports serialise"));
         } else {
-            println!("{}", solve::format_report(r));
+            say!("{}", solve::format_report(r));
         }
         if progress && r.index < total {
             eprint!("solving {}/{total}", r.index + 1);
@@ -108,9 +117,9 @@ fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> R
         }
     })?;
     if json {
-        println!("{}", serde_json::to_string(&summary)?);
+        say!("{}", serde_json::to_string(&summary)?);
     } else {
-        println!(
+        say!(
             "positions {}, nodes {}, seconds {:.3}, nodes/s {:.0}, disagreements {}",
             summary.positions,
             summary.nodes,
@@ -124,7 +133,7 @@ fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> R
 
 fn run_bench(threads: usize) -> Result<()> {
     let lines = bench::run(threads, &mut |l| {
-        println!(
+        say!(
             "position {:>2} depth {:>2} nodes {:>12} seconds {:.3}",
             l.index,
             l.depth,
@@ -134,9 +143,9 @@ fn run_bench(threads: usize) -> Result<()> {
     })?;
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
-    println!("Nodes searched: {nodes}");
-    println!("Seconds: {secs:.3}");
-    println!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
+    say!("Nodes searched: {nodes}");
+    say!("Seconds: {secs:.3}");
+    say!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
 

@@ -108,7 +108,8 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
             .read_to_string(&mut s)
             .context("cannot read the game from stdin")?;
         s
-    } else if std::path::Path::new(&args.game).is_file() {
+    } else if std::path::Path::new(&args.game).is_file() || names_a_file(&args.game) {
+        // A name with a dot or a slash is no transcript: a missing file is said so.
         std::fs::read_to_string(&args.game).with_context(|| format!("cannot read {}", args.game))?
     } else {
         args.game.clone()
@@ -123,13 +124,13 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
         hash_mb: args.hash,
     };
     if !args.json {
-        println!("{}", analyze::TABLE_HEADER);
+        say!("{}", analyze::TABLE_HEADER);
     }
     let moves = analyze::analyze(&game, &opts, &mut |a| {
         if args.json {
-            println!("{}", a.to_json());
+            say!("{}", a.to_json());
         } else {
-            println!("{}", analyze::format_line(a));
+            say!("{}", analyze::format_line(a));
         }
     })?;
     if !args.json {
@@ -139,9 +140,10 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
                 .filter(|a| a.side == side)
                 .map(|a| a.loss)
                 .sum::<f64>()
+                + 0.0 // an empty sum is -0.0, which would print as -0.00
         };
         let count = moves.iter().filter(|a| a.is_mistake()).count();
-        println!(
+        say!(
             "mistakes: {count}; discs lost: black {:.2}, white {:.2}",
             loss(mollett::Color::Black),
             loss(mollett::Color::White)
@@ -155,4 +157,11 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Whether `game` can only be a file name: no GGF record (`(;`) and a `.`,
+/// `/` or `\\`, which no transcript has.
+fn names_a_file(game: &str) -> bool {
+    let g = game.trim();
+    !g.starts_with('(') && g.contains(['.', '/', '\\'])
 }

@@ -1,30 +1,13 @@
-//! The exact solver against the FFO endgame test suite (`../shared/ffo`): every
+//! The exact solver against the FFO endgame test suite (`tests/data/ffo`): every
 //! position's score must equal the file's best score, and the chosen move must be
 //! one the file scores as best. FFO 1–39 run by default; 40–59 are `#[ignore]`d
 //! (minutes each): `cargo test --release --test endgame -- --ignored`.
 
-use mollett::format::{ObfEntry, parse_obf};
+mod common;
+use common::ffo_entries as ffo;
 use mollett::search::endgame::Solver;
 use mollett::tt::TranspositionTable;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-
-fn ffo(file: &str) -> Vec<ObfEntry> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/ffo")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the FFO files live in ../shared/ffo)",
-            path.display()
-        )
-    });
-    parse_obf(&text)
-        .expect("FFO files parse")
-        .into_iter()
-        .map(|(_, e)| e)
-        .collect()
-}
 
 /// Solves entries `range` of `file` with a full window and checks score and move.
 fn check(file: &str, range: std::ops::Range<usize>) {

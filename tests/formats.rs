@@ -1,6 +1,7 @@
 //! The notation and file formats: round trips on seeded random games, the NBoard
 //! and FFO examples, error messages, and robustness against arbitrary input.
 
+mod common;
 use mollett::format::{
     Clock, ErrorKind, GgfGame, GgfMove, ObfEntry, ParseError, parse_board_prefix, parse_ggf,
     parse_ggf_records, parse_move_item, parse_obf, parse_obf_line, parse_transcript,
@@ -142,11 +143,8 @@ fn obf_round_trips_on_random_positions() {
 
 #[test]
 fn all_ffo_lines_parse_and_print_back() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo");
-    let Ok(listing) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: no FFO files at {}", dir.display());
-        return;
-    };
+    let dir = common::ffo_dir();
+    let listing = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut total = 0;
     for file in listing {
         let path = file.unwrap().path();
@@ -430,4 +428,31 @@ fn arbitrary_bytes_and_truncations_never_panic() {
     parse_everything(&huge);
     parse_everything(&format!("(;{}", "XX[a]".repeat(100_000)));
     parse_everything(&"f5".repeat(100_000));
+}
+
+#[test]
+fn ggf_game_types_as_ggs_and_nboard_write_them() {
+    use mollett::variant::Variant;
+    let record = |ty: &str| {
+        format!(
+            "(;GM[Othello]TY[{ty}]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5];)"
+        )
+    };
+    for (ty, variant) in [
+        ("8", None),
+        ("8r4", None),
+        ("8r", None),
+        ("s8r20", None),
+        ("8a", Some(Variant::Anti)),
+        ("8r4a", Some(Variant::Anti)),
+    ] {
+        let g = parse_ggf(&record(ty)).unwrap_or_else(|e| panic!("TY[{ty}]: {e}"));
+        assert_eq!(g.variant, variant, "TY[{ty}]");
+        assert_eq!(g.moves.len(), 1);
+    }
+    for (ty, why) in [("10", "a 10x10 board"), ("8k", "komi games"), ("8q", "'q'")] {
+        let e = parse_ggf(&record(ty)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported, "TY[{ty}]");
+        assert!(e.to_string().contains(why), "TY[{ty}]: {e}");
+    }
 }

@@ -258,7 +258,9 @@ const WORDS: [&str; 60] = [
     "genmove w",
     "reg_genmove b",
     "undo",
-    "undo",
+    // A second good record: a refused one (cut, mutated) leaves NBoard no
+    // position to search until a record is accepted again.
+    "set game (;GM[Othello]TY[8r4]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6];)",
     "showboard",
     "final_score",
     "time_left b 1 0",
@@ -394,7 +396,7 @@ fn check_nboard_framing(script: &[u8], out: &str) {
 #[test]
 fn random_scripts_keep_each_dialects_framing() {
     let mut rng = Rng::new(2026);
-    // Answers seen per dialect (NBoard moves, GTP blocks, console moves): the
+    // Answers seen per dialect (NBoard moves and hints, GTP blocks, console moves): the
     // scripts must really search, not only be refused.
     let mut answers = [0usize; 3];
     for round in 0..36 {
@@ -415,7 +417,10 @@ fn random_scripts_keep_each_dialects_framing() {
             }
             Dialect::NBoard => {
                 check_nboard_framing(&script, &out);
-                answers[0] += out.lines().filter(|l| l.starts_with("=== ")).count();
+                answers[0] += out
+                    .lines()
+                    .filter(|l| l.starts_with("=== ") || l.starts_with("search "))
+                    .count();
             }
             Dialect::Console => {
                 answers[2] += out.lines().filter(|l| l.starts_with("move ")).count();

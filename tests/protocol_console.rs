@@ -173,3 +173,22 @@ fn protocol_commands_switch_dialects_from_the_console() {
         "error: unknown command 'protocol_version' (type help for the list)\n"
     );
 }
+
+#[test]
+fn a_forced_pass_is_played_unsearched_and_said_so() {
+    // Black a1, White b1, White to move: White has no move.
+    let board = format!("XO{} O", "-".repeat(62));
+    let out = script(
+        &["--threads", "1", "--level", "2"],
+        &format!("setboard {board}\ngo\nshowboard\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0], "move pass (forced: no legal move) nodes 0 time 0.00",
+        "{out}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("X (black) to move"),
+        "{out}"
+    );
+}

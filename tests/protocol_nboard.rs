@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Engine, START_BO, ggf};
-use mollett::format::{GgfGame, parse_ggf, parse_move_item, parse_transcript};
+use mollett::format::{parse_ggf, parse_move_item, parse_transcript};
 use mollett::{Move, Position};
 use std::time::{Duration, Instant};
 
@@ -120,41 +120,148 @@ fn gui_sequence_from_the_notes() {
     assert!(rest.is_empty(), "{rest:?}");
 }
 
+/// A record as NBoard's headless match driver writes it (novello
+/// `MutableGame.toGgf`): `TY[8r<discs>]`, the board in rows of 8 separated by
+/// spaces, and the moves as `Move8x8` prints them (`C4/-3.73/0.02`, `PA`).
+/// The clock is one minute, which bounds every move's solve well within the
+/// test's patience.
+fn novello_ggf(start: &Position, moves: &[String]) -> String {
+    let squares = mollett::format::write_board_string(start);
+    let rows: Vec<String> = squares.as_bytes()[..64]
+        .chunks(8)
+        .map(|r| {
+            r.iter()
+                .map(|&c| match c {
+                    b'X' => '*',
+                    b'O' => 'O',
+                    _ => '-',
+                })
+                .collect()
+        })
+        .collect();
+    let side = if start.side == mollett::Color::Black {
+        '*'
+    } else {
+        'O'
+    };
+    let discs = 64 - start.board.empties();
+    let mut text = format!(
+        "(;GM[Othello]PC[headless]PB[Black:2]PW[White:2]RE[?]TI[1:00]TY[8r{discs}]BO[8 {} {side}]",
+        rows.join(" ")
+    );
+    let mut color = start.side;
+    for m in moves {
+        let tag = if color == mollett::Color::Black {
+            'B'
+        } else {
+            'W'
+        };
+        text.push_str(&format!("{tag}[{m}]"));
+        color = color.opposite();
+    }
+    text.push_str(";)");
+    text
+}
+
 #[test]
 fn match_driver_plays_a_whole_game_without_nboard() {
-    // NBoard's own driver: ping 1 first, clear, then set game / set depth / go
-    // for every move, reading up to the first === line.
+    // NBoard's own headless driver (novello `NBoardSyncEngine`), exactly: `ping 1`
+    // before anything, `clear` at the game's start, then per move `ping N`
+    // (waiting for `pong N`), the whole record with `TY[8r4]`, `set depth D`
+    // when it changed, `go`, reading up to the first `===` line.
     let mut e = Engine::spawn(&["--threads", "1", "--hash", "8"]);
     e.send("ping 1");
     assert_eq!(e.line(), "pong 1");
     e.send("clear");
-    let mut record = GgfGame::new(Position::START);
-    let mut game = record.to_game().unwrap();
+    let start = Position::START;
+    let mut moves: Vec<String> = Vec::new();
+    let mut game = mollett::game::Game::new(start);
     let mut passes = 0;
     let mut ping = 2;
+    let mut last_depth = None;
     while !game.is_over() {
         e.send(&format!("ping {ping}"));
+        assert_eq!(
+            e.until(|l| l.starts_with("pong")).last().unwrap(),
+            &format!("pong {ping}")
+        );
+        let record = novello_ggf(&start, &moves);
+        assert!(record.contains("TY[8r4]BO[8 -------- -------- -------- ---O*--- ---*O--- "));
         e.send(&format!("set game {record}"));
-        e.send("set depth 2");
+        if last_depth != Some(2) {
+            e.send("set depth 2");
+            last_depth = Some(2);
+        }
         e.send("go");
         let lines = e.until(|l| l.starts_with("==="));
-        assert_eq!(lines[0], format!("pong {ping}"));
-        let (mv, eval) = parse_reply(lines.last().unwrap());
+        assert!(
+            lines.iter().all(|l| !l.starts_with("status set game")),
+            "the driver's record was refused: {lines:?}"
+        );
+        let reply = lines.last().unwrap();
+        let (mv, eval) = parse_reply(reply);
+        let side = game.position().side;
         if mv == Move::Pass {
             passes += 1;
-            assert_eq!(lines.last().unwrap(), "=== PA");
+            assert_eq!(reply, "=== PA");
         } else {
             // The driver multiplies by 100: the eval is in discs.
             assert!(eval.unwrap().abs() <= 64.0);
         }
-        game.play(mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
-        record.moves.push(mv.into());
+        // A move for the side to move of the record just sent, never another's.
+        game.play(mv)
+            .unwrap_or_else(|err| panic!("{mv} for {side:?}: {err}"));
+        moves.push(reply.strip_prefix("=== ").unwrap().to_string());
         ping += 1;
     }
     assert!(game.len() >= 58, "{} moves, {passes} passes", game.len());
     e.send("quit");
     let (status, rest) = e.wait_exit(Duration::from_secs(2));
     assert!(status.success() && rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn a_refused_set_game_leaves_no_position_to_answer() {
+    let mut e = Engine::spawn(&["--threads", "1"]);
+    e.send("ping 1");
+    e.send(&format!("set game {}", ggf("B[F5]")));
+    e.send("set depth 2");
+    e.send("go");
+    let lines = e.until(|l| l.starts_with("==="));
+    let (mv, _) = parse_reply(lines.last().unwrap());
+    assert!(position_of("f5").play(mv).is_ok(), "{lines:?}");
+    // A komi game (and an illegal move) is refused: the next requests answer a
+    // status line and give no move, never one for the old position's side.
+    for bad in [
+        ggf("B[F5]W[F6]").replace("TY[8]", "TY[8k]"),
+        ggf("B[F5]W[A1]"),
+    ] {
+        e.send(&format!("set game {bad}"));
+        for (k, request) in ["go", "hint 2", "analyze", "move D3"].iter().enumerate() {
+            e.send(&format!("ping {}", 10 + k));
+            e.send(request);
+            e.send(&format!("ping {}", 20 + k));
+            let lines = e.until(|l| l == format!("pong {}", 20 + k));
+            let word = request.split(' ').next().unwrap();
+            let body: Vec<&String> = lines
+                .iter()
+                .filter(|l| !l.starts_with("pong") && !l.starts_with("status set game"))
+                .collect();
+            assert_eq!(body.len(), 1, "{request}: {lines:?}");
+            assert!(
+                body[0].starts_with(&format!("status {word}"))
+                    && body[0].contains("no position, the last set game was refused"),
+                "{request}: {lines:?}"
+            );
+        }
+    }
+    // An accepted record ends it.
+    e.send(&format!("set game {}", ggf("B[F5]W[F6]")));
+    e.send("ping 30");
+    e.send("go");
+    let lines = e.until(|l| l.starts_with("==="));
+    let (mv, _) = parse_reply(lines.last().unwrap());
+    assert!(position_of("f5f6").play(mv).is_ok(), "{lines:?}");
 }
 
 #[test]
@@ -251,6 +358,18 @@ fn analyze_scores_every_position_from_the_end() {
         })
         .collect();
     assert_eq!(plies, ["4", "3", "2", "1", "0"]);
+    // From Black's side, whoever moves: White passes, Black takes c1 and wins
+    // 64-0, so every position of the game is +64 for Black.
+    let bo = format!("8 *O{} O", "-".repeat(62));
+    e.send(&format!("set game (;GM[Othello]TY[8]BO[{bo}]W[PA]B[C1];)"));
+    e.send("ping 2");
+    e.send("analyze");
+    let lines = e.until(|l| l.starts_with("nodestats"));
+    assert_eq!(
+        lines[1..lines.len() - 1],
+        ["analysis 2 64.00", "analysis 1 64.00", "analysis 0 64.00"],
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -288,11 +407,6 @@ fn garbage_gets_status_lines_and_leaves_the_game_alone() {
             "status unknown command 'frobnicate' ignored",
         ),
         (
-            format!("set game {}\n", &record[..40]).into_bytes(),
-            "status set game: ",
-        ),
-        (b"set game\n".to_vec(), "status set game: "),
-        (
             b"set depth 0\n".to_vec(),
             "status set depth: '0' is not a depth",
         ),
@@ -304,10 +418,6 @@ fn garbage_gets_status_lines_and_leaves_the_game_alone() {
         (b"hint 0\n".to_vec(), "status hint: "),
         (b"hint -3\n".to_vec(), "status hint: "),
         (b"set contempt lots\n".to_vec(), "status set contempt: "),
-        (
-            b"set game (;GM[Chess]TY[10]BO[8 x];)\r\n".to_vec(),
-            "status set game: ",
-        ),
     ];
     for (k, (bytes, want)) in cases.iter().enumerate() {
         e.send_raw(bytes);
@@ -332,6 +442,22 @@ fn garbage_gets_status_lines_and_leaves_the_game_alone() {
     let mut got = groups[0].1.clone();
     got.sort();
     assert_eq!(got, legal_upper(&position_of("f5d6")));
+    // Bad records: one status line each (and no position afterwards: see
+    // `a_refused_set_game_leaves_no_position_to_answer`).
+    for (k, bytes) in [
+        format!("set game {}\n", &record[..40]).into_bytes(),
+        b"set game\n".to_vec(),
+        b"set game (;GM[Chess]TY[10]BO[8 x];)\r\n".to_vec(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        e.send_raw(bytes);
+        e.send(&format!("ping {}", 200 + k));
+        let lines = e.until(|l| l.starts_with("pong"));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("status set game: "), "{lines:?}");
+    }
 }
 
 #[test]

@@ -2,24 +2,12 @@
 //! threads, FFO 20–39 at 2 threads against the scores `tests/endgame.rs` checks
 //! at 1), and a threaded midgame search returns a legal move with a sensible line.
 
+mod common;
+use common::ffo_entries;
 use mollett::Board;
-use mollett::format::{ObfEntry, parse_obf};
 use mollett::search::{Level, ScoreKind, SearchRequest, search};
 use mollett::tt::TranspositionTable;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-
-fn ffo_entries(file: &str) -> Vec<ObfEntry> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/ffo")
-        .join(file);
-    let text = std::fs::read_to_string(&path).expect("the FFO files live in ../shared/ffo");
-    parse_obf(&text)
-        .expect("FFO files parse")
-        .into_iter()
-        .map(|(_, e)| e)
-        .collect()
-}
 
 fn ffo(file: &str) -> Vec<Board> {
     ffo_entries(file)

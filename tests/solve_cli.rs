@@ -5,14 +5,12 @@
 mod common;
 use common::Scratch;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mollett");
 
 fn ffo_1_to_19() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/ffo/fforum-1-19.obf")
+    common::ffo_path("fforum-1-19.obf")
         .to_string_lossy()
         .into_owned()
 }

@@ -3,8 +3,8 @@
 //! A record is `(;` then tags `XX[value]` in any order (whitespace between them
 //! allowed), then `;)`. Values are raw text up to the next `]`, with no escaping.
 //! Known tags: `GM PC DT PB PW RE RB RW` (kept as text; `GM` defaults to
-//! `Othello`), the clocks `TI TB TW` (see [`Clock`]), `TY` (must be `8`, 8×8
-//! Othello, if present), `BO` (required: `8`, the 64 squares a1..h8 in `* O -` or
+//! `Othello`), the clocks `TI TB TW` (see [`Clock`]), `TY` (the GGS game type,
+//! see [`parse_game_type`]: an 8×8 board, no komi; `a` names the anti game), `BO` (required: `8`, the 64 squares a1..h8 in `* O -` or
 //! the lenient `x X`, `o 0`, `. _` with whitespace ignored, then the side to move
 //! `*` or `O`), and the moves `B[..]`/`W[..]`. Unknown tags are kept in order.
 //!
@@ -20,6 +20,7 @@
 //! (passes explicit) and `;)`; tags that are `None` are left out.
 
 use super::clock::parse_clock;
+use super::game_type::parse_game_type;
 use super::move_item::{GgfMove, parse_move_item};
 use super::position::{Cell, scan_side, scan_squares, squares_with};
 use super::{Clock, ErrorKind, ParseError, char_at, skip_ws};
@@ -30,7 +31,8 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A GGF game record. Header tags are kept as text (a `]` inside a value cannot
-/// be written in GGF and is written as `)`); `TY` is always 8 and has no field.
+/// be written in GGF and is written as `)`); of `TY` only the anti rule is
+/// kept (in `variant`), so a record read with `TY[8r4]` is written with `TY[8]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GgfGame {
     /// `GM`, the game's name: `Othello` unless the record says otherwise.
@@ -302,8 +304,14 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
             "TI" => g.ti = clock()?,
             "TB" => g.tb = clock()?,
             "TW" => g.tw = clock()?,
-            "TY" if value.trim() == "8" => {}
-            "TY" if value.trim() == "8a" => g.variant = g.variant.or(Some(Variant::Anti)),
+            "TY" => {
+                let ty = parse_game_type(value).map_err(|msg| {
+                    ParseError::new(ErrorKind::Unsupported, msg, text, tag.name_at, tag.end)
+                })?;
+                if ty.anti {
+                    g.variant = g.variant.or(Some(Variant::Anti));
+                }
+            }
             "VA" => {
                 let v = value.trim().parse().map_err(|e: UnknownVariant| {
                     ParseError::new(
@@ -322,15 +330,6 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
                     ParseError::new(ErrorKind::Unexpected, msg, text, tag.value_at, tag.end)
                 })?;
                 g.discs_left = Some(left);
-            }
-            "TY" => {
-                return Err(ParseError::new(
-                    ErrorKind::Unsupported,
-                    format!("game type TY[{value}] is not supported (only TY[8] and TY[8a], 8x8)"),
-                    text,
-                    tag.name_at,
-                    tag.end,
-                ));
             }
             "BO" => bo = Some(parse_bo(value).map_err(|e| e.shifted(tag.value_at))?),
             "B" | "W" => move_tags.push(tag),

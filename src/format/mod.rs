@@ -9,7 +9,8 @@
 //!   scored moves;
 //! - [`ggf`]: GGF game records as NBoard sends and writes them;
 //! - [`move_item`]: GGF and NBoard move items (`F5/1.23/0.5`);
-//! - [`clock`]: the GGF clocks (`15:00`, `5:00/2`).
+//! - [`clock`]: the GGF clocks (`15:00`, `5:00/2`);
+//! - [`game_type`]: the GGF game types of the `TY` tag (`8`, `8r4`, `8a`).
 //!
 //! Every parser returns a [`ParseError`] on bad input and never panics, whatever
 //! the bytes; every writer's output parses back to the same value (GGF evals are
@@ -17,6 +18,7 @@
 //! most two decimals survive a round trip exactly).
 
 pub mod clock;
+pub mod game_type;
 pub mod ggf;
 pub mod move_item;
 pub mod obf;

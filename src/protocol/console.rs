@@ -346,15 +346,25 @@ fn format_pv(pv: &[Move]) -> String {
         .join(" ")
 }
 
-/// `move f5 score +0.50 depth 12 nodes 1234 time 0.52 pv f5 d6 c3`.
+/// `move f5 score +0.50 depth 12 nodes 1234 time 0.52 pv f5 d6 c3`, with the
+/// result's own nodes and time (those of its iteration).
 pub fn format_result(r: &SearchResult) -> String {
+    format_answer(r, r.nodes, r.elapsed)
+}
+
+/// [`format_result`] with the given nodes and time (a finished job's totals);
+/// a forced pass, which is not searched, is `move pass (forced: no legal move)
+/// nodes N time T`.
+pub fn format_answer(r: &SearchResult, nodes: u64, elapsed: std::time::Duration) -> String {
     let best = r.best.map_or_else(|| "none".to_string(), move_lower);
+    let time = elapsed.as_secs_f64();
+    if r.best == Some(Move::Pass) && r.pv.len() <= 1 {
+        return format!("move pass (forced: no legal move) nodes {nodes} time {time:.2}");
+    }
     format!(
-        "move {best} score {} depth {} nodes {} time {:.2} pv {}",
+        "move {best} score {} depth {} nodes {nodes} time {time:.2} pv {}",
         format_score(r.score, r.kind),
         format_depth(r.kind),
-        r.nodes,
-        r.elapsed.as_secs_f64(),
         format_pv(&r.pv)
     )
 }
@@ -561,14 +571,16 @@ impl Handler for Console {
             }
             Event::Finished(f) => match (self.running.take(), &f.result) {
                 (Some(Running::Go), Some(r)) => {
-                    cx.out.line(&format_result(r));
+                    cx.out.line(&format_answer(r, f.nodes, f.elapsed));
                     if let Some(mv) = r.best {
                         let _ = cx.engine.play(mv);
                         self.redo.clear();
                         Self::changed(cx);
                     }
                 }
-                (Some(Running::Solve), Some(r)) => cx.out.line(&format_result(r)),
+                (Some(Running::Solve), Some(r)) => {
+                    cx.out.line(&format_answer(r, f.nodes, f.elapsed))
+                }
                 (Some(Running::Hint), _) => match self.last_hint.take() {
                     Some(it) => cx.out.line(&format_hint(&it).join("\n")),
                     None => Self::error(cx, "the search was stopped before its first depth"),

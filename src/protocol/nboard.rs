@@ -3,11 +3,12 @@
 //! [`parse`] turns a line into a [`Command`] (a pure function); the handler runs
 //! it against the engine and writes the replies. Every reply line starts with
 //! its keyword (`set myname`, `pong`, `status`, `===`, `search`, `nodestats`,
-//! `analysis`, `learned`); evals are discs from the mover's point of view with
+//! `analysis`, `learned`); evals are discs from the mover's point of view (an
+//! `analysis` line's from Black's, as NBoard draws them) with
 //! two decimals; times and node counts are plain decimals.
 
 use super::{Ctx, Flow, Handler};
-use crate::board::{Move, Position};
+use crate::board::{Color, Move, Position};
 use crate::engine::time::{budget, ggf_remaining};
 use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
@@ -203,20 +204,29 @@ pub fn format_move(mv: Move, score: i32, elapsed: Duration) -> String {
 }
 
 /// What the running job is, for its replies.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Running {
-    Go { since: Instant, position: Position },
+    Go {
+        since: Instant,
+        position: Position,
+    },
     Hint,
-    Analyze,
+    /// The side to move at each ply of the analysed game, so that the
+    /// `analysis` lines can be given from Black's side, as NBoard draws them.
+    Analyze {
+        sides: Vec<Color>,
+    },
 }
 
 /// The NBoard dialect's state: a GGF mirror of the game (for the clocks and
-/// move times) and the running request.
+/// move times), the running request, and why the last `set game` was refused
+/// (until one is accepted, there is no position to search).
 #[derive(Debug)]
 pub(crate) struct NBoard {
     record: GgfGame,
     running: Option<Running>,
     last_stats: Instant,
+    refused: Option<String>,
 }
 
 impl Default for NBoard {
@@ -225,7 +235,16 @@ impl Default for NBoard {
             record: GgfGame::new(Position::START),
             running: None,
             last_stats: Instant::now(),
+            refused: None,
         }
+    }
+}
+
+/// An eval for the side to move, turned to Black's side.
+fn to_black(side: Color, score: i32) -> i32 {
+    match side {
+        Color::Black => score,
+        Color::White => -score,
     }
 }
 
@@ -254,7 +273,22 @@ impl NBoard {
         }
     }
 
+    /// After a refused `set game` the position NBoard means is unknown: a
+    /// request answers one `status` line instead of searching the old one.
+    fn refuse_request(&self, request: &str, cx: &mut Ctx) -> bool {
+        let Some(why) = &self.refused else {
+            return false;
+        };
+        cx.out.line(&format!(
+            "status {request}: no position, the last set game was refused ({why}); send a game first"
+        ));
+        true
+    }
+
     fn go(&mut self, cx: &mut Ctx) {
+        if self.refuse_request("go", cx) {
+            return;
+        }
         let rules = cx.engine.variant_position();
         let position = rules.position;
         if rules.is_game_over() {
@@ -284,11 +318,14 @@ impl NBoard {
                 Ok(game) => {
                     cx.engine.set_game(game);
                     self.record = *g;
+                    self.refused = None;
                 }
-                Err((i, e)) => cx.out.line(&format!(
-                    "status set game: move {} is illegal ({e}); the game is unchanged",
-                    i + 1
-                )),
+                Err((i, e)) => {
+                    let why = format!("move {} is illegal ({e})", i + 1);
+                    cx.out
+                        .line(&format!("status set game: {why}; the game is unchanged"));
+                    self.refused = Some(why);
+                }
             },
             Command::SetContempt(c) => cx.engine.set_contempt(c),
             Command::SetThreads(n) => {
@@ -297,6 +334,9 @@ impl NBoard {
                 }
             }
             Command::Move(item) => {
+                if self.refuse_request(&format!("move {item}"), cx) {
+                    return Flow::Continue;
+                }
                 self.record(cx);
                 match cx.engine.play(item.mv) {
                     Ok(()) => self.record.moves.push(item),
@@ -309,6 +349,9 @@ impl NBoard {
             Command::Ping(k) => cx.out.line(&format!("pong {k}")),
             Command::Go => self.go(cx),
             Command::Hint(n) => {
+                if self.refuse_request("hint", cx) {
+                    return Flow::Continue;
+                }
                 if cx.engine.game().is_over() {
                     cx.out.line("status hint: the game is over");
                 } else {
@@ -320,7 +363,18 @@ impl NBoard {
                 cx.out
                     .line("status Mollett has no opening book: nothing was learned");
             }
-            Command::Analyze => self.start(Job::Analyze, Running::Analyze, cx),
+            Command::Analyze => {
+                if !self.refuse_request("analyze", cx) {
+                    let sides = cx
+                        .engine
+                        .game()
+                        .positions()
+                        .iter()
+                        .map(|p| p.side)
+                        .collect();
+                    self.start(Job::Analyze, Running::Analyze { sides }, cx);
+                }
+            }
             Command::Quit => return Flow::Quit,
             Command::Stop | Command::Clear | Command::Blank => {}
         }
@@ -334,6 +388,14 @@ impl Handler for NBoard {
             Ok(cmd) => self.exec(cmd, cx),
             Err(e) => {
                 cx.out.line(&format!("status {e}"));
+                if let Error::Bad {
+                    command: "set game",
+                    message,
+                } = e
+                {
+                    let why = message.trim_end_matches("; the game is unchanged");
+                    self.refused = Some(why.to_string());
+                }
                 Flow::Continue
             }
         }
@@ -355,8 +417,13 @@ impl Handler for NBoard {
                     .line(&format_nodestats(iteration.nodes, iteration.elapsed));
             }
             Event::Analysis { ply, score, .. } => {
+                let side = match &self.running {
+                    Some(Running::Analyze { sides }) => sides.get(*ply).copied(),
+                    _ => None,
+                };
+                let black = to_black(side.unwrap_or(Color::Black), *score);
                 cx.out
-                    .line(&format!("analysis {ply} {}", format_eval(*score)));
+                    .line(&format!("analysis {ply} {}", format_eval(black)));
             }
             Event::Finished(f) => {
                 // A hint has given its node count with every depth already.

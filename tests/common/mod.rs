@@ -202,6 +202,32 @@ pub fn run_script(args: &[&str], input: &str) -> (String, String) {
     )
 }
 
+/// The FFO endgame test files shipped with the repository (`tests/data/ffo`).
+pub fn ffo_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo")
+}
+
+/// The path of one FFO file, e.g. `fforum-1-19.obf`.
+pub fn ffo_path(file: &str) -> std::path::PathBuf {
+    ffo_dir().join(file)
+}
+
+/// The positions and scores of one FFO file, in file order.
+pub fn ffo_entries(file: &str) -> Vec<mollett::format::ObfEntry> {
+    let path = ffo_path(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (tests/data/ffo ships with the repository)",
+            path.display()
+        )
+    });
+    mollett::format::parse_obf(&text)
+        .expect("FFO files parse")
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect()
+}
+
 /// The NBoard start position in GGF `BO` form.
 pub const START_BO: &str = "8 ---------------------------O*------*O--------------------------- *";
 
