@@ -218,12 +218,18 @@ struct View {
     start: usize,
 }
 
-/// The expanded tables of a weights file, one [`Phase`] per empties count 0..=60.
+/// The expanded tables of a weights file, one [`Phase`] per empties count 0..=60,
+/// each expanded when first needed (about a millisecond; all 61 together would
+/// cost a tenth of a second before the first move).
 #[derive(Debug)]
 pub struct Tables {
     /// The 46 views, in the layout's order.
     views: Vec<View>,
-    phases: Vec<Phase>,
+    /// Offset of each pattern's configurations in [`Phase::patterns`].
+    starts: Vec<usize>,
+    /// The anchors' weights (centi-discs), as in the file.
+    anchors: Vec<Vec<i16>>,
+    phases: Vec<OnceLock<Phase>>,
 }
 
 /// `(a·(step − r) + b·r) / step`, rounded half away from zero (so that negating
@@ -245,32 +251,6 @@ impl Tables {
             starts.push(total);
             total += pow3(d.squares.len());
         }
-        let phases = (0..=(ANCHORS as u32 - 1) * ANCHOR_STEP)
-            .map(|e| {
-                let (k, r) = anchor_of(e);
-                let hi = (k + 1).min(ANCHORS - 1);
-                let at = |j: usize| blend(i32::from(anchors[k][j]), i32::from(anchors[hi][j]), r);
-                let mut patterns = vec![0i16; total].into_boxed_slice();
-                for (i, canon) in layout.canons.iter().enumerate() {
-                    let table = &mut patterns[starts[i]..starts[i] + canon.slot.len()];
-                    for (c, w) in table.iter_mut().enumerate() {
-                        *w = match canon.param(c) {
-                            None => 0,
-                            Some((j, sign)) => {
-                                let v = at(layout.offsets[i] + j);
-                                if sign > 0.0 { v } else { -v }
-                            }
-                        };
-                    }
-                }
-                Phase {
-                    patterns,
-                    mobility: std::array::from_fn(|m| at(layout.mobility + m)),
-                    potential: std::array::from_fn(|m| at(layout.potential + m)),
-                    disc: at(layout.disc),
-                }
-            })
-            .collect();
         let views = layout
             .masks
             .iter()
@@ -284,7 +264,50 @@ impl Tables {
                 })
             })
             .collect();
-        Tables { views, phases }
+        Tables {
+            views,
+            starts,
+            anchors: anchors.to_vec(),
+            phases: (0..=(ANCHORS as u32 - 1) * ANCHOR_STEP)
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// The weights at `empties` (at most 60), expanded on first use.
+    fn phase(&self, empties: usize) -> &Phase {
+        self.phases[empties].get_or_init(|| self.expand_phase(empties as u32))
+    }
+
+    /// Interpolates the anchors' weights at `e` empties and expands them to every
+    /// configuration.
+    fn expand_phase(&self, e: u32) -> Phase {
+        let layout = Layout::get();
+        let anchors = &self.anchors;
+        let (k, r) = anchor_of(e);
+        let hi = (k + 1).min(ANCHORS - 1);
+        let at = |j: usize| blend(i32::from(anchors[k][j]), i32::from(anchors[hi][j]), r);
+        let total = self.starts.last().copied().unwrap_or(0)
+            + layout.canons.last().map_or(0, |c| c.slot.len());
+        let mut patterns = vec![0i16; total].into_boxed_slice();
+        for (i, canon) in layout.canons.iter().enumerate() {
+            let table = &mut patterns[self.starts[i]..self.starts[i] + canon.slot.len()];
+            for (c, w) in table.iter_mut().enumerate() {
+                *w = match canon.param(c) {
+                    None => 0,
+                    Some((j, sign)) => {
+                        let v = at(layout.offsets[i] + j);
+                        if sign > 0.0 { v } else { -v }
+                    }
+                };
+            }
+        }
+        Phase {
+            patterns,
+            mobility: std::array::from_fn(|m| at(layout.mobility + m)),
+            potential: std::array::from_fn(|m| at(layout.potential + m)),
+            disc: at(layout.disc),
+        }
     }
 
     /// The evaluation of `board` (centi-discs for the side to move, within
@@ -297,7 +320,7 @@ impl Tables {
         board: &Board,
     ) -> i32 {
         let e = board.empties().min(self.phases.len() as u32 - 1);
-        let ph = &self.phases[e as usize];
+        let ph = self.phase(e as usize);
         let (ps, os) = (images(board.player), images(board.opponent));
         let mut sum = 0i32;
         for v in &self.views {
@@ -458,14 +481,15 @@ mod tests {
     #[test]
     fn the_shipped_weights_count_no_discs_with_20_or_more_empties() {
         let t = embedded();
-        for (e, ph) in t.phases.iter().enumerate() {
+        for e in 0..t.phases.len() {
+            let ph = t.phase(e);
             if e >= DISC_FREE_EMPTIES as usize {
                 assert_eq!(ph.disc, 0, "{e} empties");
             }
         }
-        assert!(t.phases[10].disc > 0, "discs count near the end");
+        assert!(t.phase(10).disc > 0, "discs count near the end");
         assert!(
-            t.phases[30].mobility[20] > t.phases[30].mobility[2],
+            t.phase(30).mobility[20] > t.phase(30).mobility[2],
             "mobility pays"
         );
     }

@@ -214,17 +214,15 @@ pub fn canon(def: &PatternDef) -> Canon {
     for c in 0..size {
         let d = digits(c);
         // The configurations equal to c (plus) and to its colour swap (minus).
-        let (mut rep, mut plus, mut minus) = (usize::MAX, Vec::new(), Vec::new());
-        for p in &perms {
+        let (mut rep, mut plus, mut minus) = (usize::MAX, [usize::MAX; 8], [usize::MAX; 8]);
+        for (k, p) in perms.iter().enumerate() {
             let mut e = [0u8; MAX_CELLS];
             for i in 0..n {
                 e[i] = d[p[i]];
             }
-            let same = number(&e);
-            let swapped = number(&e.map(|x| [0, 2, 1][x as usize]));
-            rep = rep.min(same).min(swapped);
-            plus.push(same);
-            minus.push(swapped);
+            plus[k] = number(&e);
+            minus[k] = number(&e.map(|x| [0, 2, 1][x as usize]));
+            rep = rep.min(plus[k]).min(minus[k]);
         }
         let (in_plus, in_minus) = (plus.contains(&rep), minus.contains(&rep));
         slot[c] = if in_plus && in_minus {
