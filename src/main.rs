@@ -186,6 +186,9 @@ fn run_loop(args: EngineArgs) -> Result<()> {
 
 /// Runs a command; `Ok(false)` means it ran but found a failure (exit status 1).
 fn run(cli: Cli) -> Result<bool> {
+    // A damaged or mismatched weights file stops every command at start-up,
+    // before it could evaluate anything with it.
+    mollett::eval::learned::check_embedded()?;
     match cli.command {
         Some(Command::Perft {
             depth,

@@ -215,6 +215,7 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
             let want = reference(b, depth, contempt);
             let mut req = SearchRequest {
                 contempt,
+                eval: EvalKind::Mobility,
                 ..SearchRequest::new(b, level)
             };
             req.limits = Limits {

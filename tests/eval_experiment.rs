@@ -1,7 +1,8 @@
 //! The evaluation experiment: two players search the same 4 plies with the
-//! engine's own search and differ only in their evaluation. Mobility first plays
-//! the disc count 24 times, 12 as Black and 12 as White, each game with its own
-//! seed for the tie-breaks, and must win at least 22.
+//! engine's own search and differ only in their evaluation. A mobility-first
+//! evaluation plays the disc count 24 times, 12 as Black and 12 as White, each
+//! game with its own seed for the tie-breaks. The learned evaluation (the
+//! default) must win all 24; the hand-written one, at least 22.
 //!
 //! `cargo test --release --test eval_experiment -- --nocapture` shows the figures.
 
@@ -20,19 +21,19 @@ fn player(eval: EvalKind) -> Player {
     }
 }
 
-#[test]
-fn mobility_beats_disc_count_at_depth_4() {
-    let (mobility, discs) = (player(EvalKind::Mobility), player(EvalKind::Discs));
+/// Plays `eval` against the disc count 24 times; returns its wins.
+fn experiment(eval: EvalKind) -> u32 {
+    let (first, discs) = (player(eval), player(EvalKind::Discs));
     let (mut wins, mut draws, mut margin, mut passes, mut with_empties) = (0, 0, 0, 0, 0);
     for game in 0..24u64 {
-        let mobility_black = game < 12;
-        let (b, w) = if mobility_black {
-            (mobility, discs)
+        let first_black = game < 12;
+        let (b, w) = if first_black {
+            (first, discs)
         } else {
-            (discs, mobility)
+            (discs, first)
         };
         let o = play_game(b, w, 1000 + game, 4).unwrap();
-        let m = if mobility_black {
+        let m = if first_black {
             o.black_score
         } else {
             -o.black_score
@@ -44,10 +45,22 @@ fn mobility_beats_disc_count_at_depth_4() {
         with_empties += (o.empties > 0) as u32;
     }
     println!(
-        "mobility-first vs disc count, depth 4: {wins} wins, {draws} draws, {} losses of 24; \
+        "{eval} vs disc count, depth 4: {wins} wins, {draws} draws, {} losses of 24; \
          average margin {:+.1} discs; {passes} passes; {with_empties} games ended with empties",
         24 - wins - draws,
         margin as f64 / 24.0
     );
+    wins
+}
+
+#[test]
+fn learned_beats_disc_count_24_of_24_at_depth_4() {
+    let wins = experiment(EvalKind::Learned);
+    assert_eq!(wins, 24, "the learned evaluation won only {wins} of 24");
+}
+
+#[test]
+fn mobility_beats_disc_count_at_depth_4() {
+    let wins = experiment(EvalKind::Mobility);
     assert!(wins >= 22, "mobility-first won only {wins} of 24");
 }

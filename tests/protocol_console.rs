@@ -9,6 +9,13 @@ use std::time::{Duration, Instant};
 /// FFO position #1: Black to move, G8 wins by 18, H1 by 12, H7 by 6.
 const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
 
+/// The position after `moves` from the start.
+fn after(moves: &str) -> mollett::Position {
+    mollett::format::parse_transcript(mollett::Position::START, moves)
+        .unwrap()
+        .position()
+}
+
 /// Runs a whole script through a pipe (stdin closed at its end) and returns
 /// the output.
 fn script(args: &[&str], input: &str) -> String {
@@ -39,7 +46,14 @@ fn a_piped_session_prints_only_answers() {
         "threads 1",
         "hash 64",
         "seed 7",
-        "eval -6.30",
+        // The static evaluation of the default (learned) evaluation.
+        &format!(
+            "eval {:+.2}",
+            mollett::eval::to_discs(mollett::eval::evaluate(
+                mollett::eval::EvalKind::default(),
+                &after("f5d6c3").board
+            ))
+        ),
     ]
     .map(|l| format!("{l}\n"))
     .concat();
@@ -54,10 +68,18 @@ fn go_plays_and_reports_one_line() {
     );
     let lines: Vec<&str> = out.lines().collect();
     let f: Vec<&str> = lines[0].split(' ').collect();
-    assert_eq!(f[..2], ["move", "g5"], "{out}");
-    assert_eq!(f[2..6], ["score", "+1.59", "depth", "3"], "{out}");
+    // What the library's search at level 3 (seed 0, one thread) finds.
+    let level: mollett::search::Level = "3".parse().unwrap();
+    let req = mollett::search::SearchRequest::new(after("f5d6c3").board, level);
+    let tt = mollett::tt::TranspositionTable::new(64).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = mollett::search::search(&req, &tt, &stop, &mut |_| {});
+    let best = r.best.unwrap().to_string();
+    let score = format!("{:+.2}", mollett::eval::to_discs(r.score));
+    assert_eq!(f[..2], ["move", best.as_str()], "{out}");
+    assert_eq!(f[2..6], ["score", score.as_str(), "depth", "3"], "{out}");
     assert_eq!((f[6], f[8], f[10]), ("nodes", "time", "pv"), "{out}");
-    assert_eq!(f[11], "g5");
+    assert_eq!(f[11], best);
     // The move was played: Black is to move.
     assert!(
         lines.last().unwrap().starts_with("X (black) to move"),

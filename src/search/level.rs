@@ -3,12 +3,12 @@
 //!
 //! | level | midgame depth | exact solve at empties ≤ | win/loss/draw at empties ≤ | evaluation |
 //! |---|---|---|---|---|
-//! | 1–10 | level | 2 × level | 2 × level | mobility-first |
-//! | 11–59 | level | 20 + (level − 10) × 2 / 5 | exact + 2 | mobility-first |
-//! | 60 | 60 | 60 (always exact) | 60 | mobility-first |
+//! | 1–10 | level | 2 × level | 2 × level | learned |
+//! | 11–59 | level | 20 + (level − 10) × 2 / 5 | exact + 2 | learned |
+//! | 60 | 60 | 60 (always exact) | 60 | learned |
 //! | easy | 2 | 4 | 4 | disc count |
-//! | medium | 6 | 12 | 14 | mobility-first |
-//! | hard | 12 | 20 | 24 | mobility-first |
+//! | medium | 6 | 12 | 14 | learned |
+//! | hard | 12 | 20 | 24 | learned |
 //!
 //! Level 21, Edax's default, thus solves exactly at 24 empties, as Edax does.
 
@@ -60,7 +60,7 @@ impl Level {
                 exact_empties: exact,
                 wld_empties: wld,
             },
-            eval: EvalKind::Mobility,
+            eval: EvalKind::Learned,
         }
     }
 
@@ -69,8 +69,8 @@ impl Level {
         let (depth, exact, wld, eval) = match name {
             LevelName::Number(n) => return Level::number(n),
             LevelName::Easy => (2, 4, 4, EvalKind::Discs),
-            LevelName::Medium => (6, 12, 14, EvalKind::Mobility),
-            LevelName::Hard => (12, 20, 24, EvalKind::Mobility),
+            LevelName::Medium => (6, 12, 14, EvalKind::Learned),
+            LevelName::Hard => (12, 20, 24, EvalKind::Learned),
         };
         Level {
             name,

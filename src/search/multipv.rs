@@ -377,7 +377,7 @@ mod tests {
                     .score
                     * DISC
             } else {
-                -Midgame::new(&tt, &stop, EvalKind::Mobility)
+                -Midgame::new(&tt, &stop, EvalKind::default())
                     .pvs(child, depth - 1, -INF, INF)
                     .score
             };
