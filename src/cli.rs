@@ -5,9 +5,12 @@ use mollett::protocol::Dialect;
 use mollett::search::Level;
 use mollett::variant::Variant;
 
-/// Mollett, a Reversi/Othello engine.
+/// Mollett, a Reversi/Othello engine. With no subcommand it starts the engine
+/// loop on stdin and stdout: a console for people and scripts (its commands are
+/// listed below; type help), which speaks NBoard or GTP instead when a line
+/// only they send arrives (or as --protocol says).
 #[derive(Parser, Debug)]
-#[command(name = "mollett", version, about)]
+#[command(name = "mollett", version)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -26,6 +29,13 @@ pub struct EngineArgs {
     /// Playing level: 1..60, easy, medium or hard (default 21).
     #[arg(long)]
     pub level: Option<Level>,
+    /// Seconds per move at most, in every dialect (a game clock, when known,
+    /// can only shorten it). Default: 5 when no --level is given, else none.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub move_time: Option<f64>,
+    /// Console: print a progress line per completed depth even through a pipe.
+    #[arg(long)]
+    pub verbose: bool,
     /// Search threads (default: all logical CPUs).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -35,7 +45,7 @@ pub struct EngineArgs {
     /// Seed for the tie-breaks between equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The leaf evaluation, mobility or discs (default: the level's).
+    /// The leaf evaluation: learned, mobility (hand-written) or discs (default: the level's).
     #[arg(long)]
     pub eval: Option<mollett::eval::EvalKind>,
     /// Solve exactly at this many empties or fewer, whatever the level.
@@ -191,4 +201,21 @@ pub struct AnalyzeArgs {
     /// reversi (a transcript starts with the four centre placements) or anti.
     #[arg(long, default_value = "othello")]
     pub variant: Variant,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() && t <= 1e6 => Ok(t),
+        _ => Err(format!("'{s}' is not a number of seconds (above 0)")),
+    }
+}
+
+/// The text after `--help`: the console's commands, from its command table.
+pub fn console_commands_help() -> String {
+    let lines = mollett::protocol::console::help(None).unwrap_or_default();
+    format!(
+        "Console commands (the engine loop's default dialect):\n  {}",
+        lines.join("\n  ")
+    )
 }

@@ -14,14 +14,14 @@ mod out;
 mod tools;
 
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, EngineArgs};
-use mollett::engine::Settings;
+use mollett::engine::{DEFAULT_MOVE_TIME, MoveTime, Settings};
 use mollett::protocol::{self, LoopOptions};
 use mollett::variant::{Variant, VariantPosition};
 use mollett::{Position, bench, format, perft, solve, variant};
 use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A position given on the command line: a board string, or else a transcript.
 fn parse_position(text: &str) -> Result<Position> {
@@ -150,7 +150,11 @@ fn run_bench(threads: usize) -> Result<()> {
 }
 
 fn main() {
-    match run(Cli::parse()) {
+    let matches = Cli::command()
+        .after_help(cli::console_commands_help())
+        .get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match run(cli) {
         Ok(true) => {}
         Ok(false) => std::process::exit(1),
         Err(e) => {
@@ -175,11 +179,17 @@ fn run_loop(args: EngineArgs) -> Result<()> {
         exact_empties: args.exact_empties,
         contempt: 0,
         variant: args.variant,
+        move_time: match (args.move_time, args.level) {
+            (Some(s), _) => MoveTime::Given(Duration::from_secs_f64(s)),
+            (None, None) => MoveTime::Default(DEFAULT_MOVE_TIME),
+            (None, Some(_)) => MoveTime::Off,
+        },
     };
     protocol::run(LoopOptions {
         protocol: args.protocol,
         settings,
         inject_panic: args.inject_panic,
+        verbose: args.verbose,
     })?;
     Ok(())
 }

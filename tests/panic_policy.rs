@@ -49,8 +49,9 @@ fn console_answers_a_panicking_go_with_one_error_line_and_goes_on() {
     );
     // Nothing was played: White (O) is still to move after f5 alone.
     assert!(lines[11].starts_with("O (white) to move"), "{out}");
-    assert!(lines[12].starts_with("move "), "{out}");
-    assert_eq!(lines.len(), 13, "{out}");
+    assert_eq!(lines[12], "played (1): [f5]", "{out}");
+    assert!(lines[13].starts_with("move "), "{out}");
+    assert_eq!(lines.len(), 14, "{out}");
     assert_eq!(err, "");
 }
 

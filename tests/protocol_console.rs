@@ -42,6 +42,7 @@ fn a_piped_session_prints_only_answers() {
         "8 . . . . . . . . 8",
         "  a b c d e f g h",
         "O (white) to move; X 5, O 2, empty 57; moves d3 f3 f4 g5",
+        "played (3): f5 d6 [c3]",
         "level 3",
         "threads 1",
         "hash 64",
@@ -81,10 +82,8 @@ fn go_plays_and_reports_one_line() {
     assert_eq!((f[6], f[8], f[10]), ("nodes", "time", "pv"), "{out}");
     assert_eq!(f[11], best);
     // The move was played: Black is to move.
-    assert!(
-        lines.last().unwrap().starts_with("X (black) to move"),
-        "{out}"
-    );
+    assert!(lines[11].starts_with("X (black) to move"), "{out}");
+    assert_eq!(lines[12], "played (4): f5 d6 c3 [g5]", "{out}");
 }
 
 #[test]
@@ -184,10 +183,38 @@ fn stop_interrupts_and_the_console_goes_on() {
 
 #[test]
 fn protocol_commands_switch_dialects_from_the_console() {
-    let out = script(&["--threads", "1"], "level 2\nprotocol_version\n2 name\n");
+    // Only lines no person types switch, before any console command, and the
+    // switch is said on stderr.
+    let (out, err) = common::run_script(&["--threads", "1"], "protocol_version\n2 name\n");
     assert_eq!(out, "= 2\n\n=2 Mollett\n\n");
-    let out = script(&["--threads", "1"], "help go\nnboard 2\nping 5\n");
-    assert!(out.ends_with("set myname Mollett-21\npong 5\n"), "{out}");
+    assert_eq!(
+        err,
+        "mollett: speaking gtp from here on (selected by the line 'protocol_version'; --protocol chooses one)\n"
+    );
+    let (out, err) = common::run_script(&["--threads", "1"], "ping 5\nset depth 2\n");
+    assert_eq!(out, "pong 5\nset myname Mollett-2\n");
+    assert!(err.contains("speaking nboard"), "{err}");
+    // Words a person may type are console errors, and a console in use stays one.
+    let out = script(
+        &["--threads", "1"],
+        "name\nversion\nclear\nping\nhelp go\nnboard 2\nping 5\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    for (line, word) in lines.iter().zip(["name", "version", "clear", "ping"]) {
+        assert_eq!(
+            *line,
+            format!("error: unknown command '{word}' (type help for the list)")
+        );
+    }
+    assert!(lines[4].starts_with("go "), "{out}");
+    assert!(
+        lines[5].starts_with("error: unknown command 'nboard'"),
+        "{out}"
+    );
+    assert!(
+        lines[6].starts_with("error: unknown command 'ping'"),
+        "{out}"
+    );
     // Forced: no switching.
     let out = script(&["--protocol", "console"], "protocol_version\n");
     assert_eq!(
@@ -209,8 +236,155 @@ fn a_forced_pass_is_played_unsearched_and_said_so() {
         lines[0], "move pass (forced: no legal move) nodes 0 time 0.00",
         "{out}"
     );
-    assert!(
-        lines.last().unwrap().starts_with("X (black) to move"),
+    assert!(lines[11].starts_with("X (black) to move"), "{out}");
+    assert_eq!(lines[12], "played (1): [pass]", "{out}");
+}
+
+#[test]
+fn mode_lets_the_engine_answer_and_play_itself() {
+    // Mode 0: the engine plays White, so it answers f5 by itself.
+    let out = script(
+        &["--threads", "1", "--level", "2"],
+        "mode\nmode 0\nmode\nf5\nshowboard\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "mode 3 (the engine plays neither side: go asks it to move)",
+            "mode 0 (the engine plays white)"
+        ],
         "{out}"
     );
+    assert!(lines[2].starts_with("move "), "{out}");
+    assert!(lines[14].starts_with("played (2): f5 ["), "{out}");
+    // Mode 2: a whole game, then the commands after it.
+    let out = script(&["--threads", "1", "--level", "1"], "mode 2\nshowboard\n");
+    let moves = out.lines().filter(|l| l.starts_with("move ")).count();
+    assert!(moves >= 58, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("game over: ")), "{out}");
+}
+
+#[test]
+fn games_are_saved_and_loaded_as_ggf() {
+    let dir = common::Scratch::new("console-ggf");
+    let file = dir.join("game.ggf");
+    let file = file.to_str().unwrap();
+    let out = script(
+        &["--threads", "1"],
+        &format!("f5d6c3\nsave {file}\nnew\nload {file}\nshowboard\nload {file}.none\n"),
+    );
+    let record = std::fs::read_to_string(file).unwrap();
+    assert!(
+        record.starts_with("(;GM[Othello]PC[Mollett console]RE[?]TY[8]BO[8 ")
+            && record.ends_with("B[F5]W[D6]B[C3];)\n"),
+        "{record}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[11], "played (3): f5 d6 [c3]", "{out}");
+    assert!(lines[12].starts_with("error: load: cannot read "), "{out}");
+    // NBoard's own records load too (clock and evals are ignored).
+    std::fs::write(file, common::ggf("B[F5/0.00]W[F6//1.5]")).unwrap();
+    let out = script(&["--threads", "1"], &format!("load {file}\nshowboard\n"));
+    assert!(out.contains("played (2): f5 [f6]"), "{out}");
+}
+
+#[test]
+fn time_clock_and_progress_lines() {
+    // With no level the loop has a default time per move; a level turns it off.
+    let out = script(
+        &["--threads", "1"],
+        "time\nlevel 8\ntime\ntime 0.5\ntime\nclock\nclock 1:00/2\nclock\n",
+    );
+    assert_eq!(
+        out,
+        "time 5.00 (the default while no level is set)\ntime off (the level alone limits a move)\ntime 0.50\nclock off\nclock 1:00/2 (black 1:00.0 left, white 1:00.0 left)\n"
+    );
+    // --move-time bounds a deep level's move; --verbose prints a progress
+    // line per completed depth through the pipe, and the answer's nodes and
+    // time are the whole search's.
+    let t = Instant::now();
+    let out = script(
+        &[
+            "--threads",
+            "1",
+            "--level",
+            "40",
+            "--move-time",
+            "0.5",
+            "--verbose",
+        ],
+        "f5d6c3d3c4\ngo\n",
+    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let lines: Vec<&str> = out.lines().collect();
+    let info: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("info "))
+        .collect();
+    assert!(info.len() >= 3, "{out}");
+    for l in &info {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(
+            (f[1], f[3], f[5], f[7], f[9], f[11]),
+            ("depth", "score", "nodes", "nps", "time", "pv"),
+            "{l}"
+        );
+    }
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("move "), "{out}");
+    let field = |l: &str, name: &str| {
+        let f: Vec<&str> = l.split(' ').collect();
+        let i = f.iter().position(|w| *w == name).unwrap();
+        f[i + 1].parse::<f64>().unwrap()
+    };
+    assert!(
+        field(last, "nodes") >= field(info.last().unwrap(), "nodes"),
+        "{out}"
+    );
+    assert!(field(last, "time") <= 0.5, "{out}");
+    // A clock times the engine's move and is charged for it.
+    let out = script(
+        &["--threads", "1", "--level", "60"],
+        "clock 0:02\nf5d6c3d3c4\ngo\nclock\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("move "), "{out}");
+    assert!(
+        lines[1].starts_with("clock 0:02 (black 0:02.0 left, white 0:0"),
+        "{out}"
+    );
+    assert_ne!(
+        lines[1], "clock 0:02 (black 0:02.0 left, white 0:02.0 left)",
+        "{out}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_stops_the_search_keeps_the_game_and_twice_quits() {
+    let mut e = Engine::spawn(&["--threads", "1", "--level", "60"]);
+    let pid = e.pid() as i32;
+    e.send("f5");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signals a child process this test started.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let answer = e.line();
+    assert!(answer.starts_with("move "), "{answer}");
+    e.send("showboard");
+    let board = e.until(|l| l.starts_with("played "));
+    assert!(
+        board.last().unwrap().starts_with("played (2): f5 ["),
+        "{board:?}"
+    );
+    assert!(e.exited().is_none(), "one Ctrl-C does not quit");
+    for _ in 0..2 {
+        // SAFETY: as above.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, _) = e.wait_exit(Duration::from_secs(2));
+    assert_eq!(status.code(), Some(130));
 }

@@ -60,10 +60,52 @@ pub struct Settings {
     pub contempt: i32,
     /// The rules of new games.
     pub variant: Variant,
+    /// A time limit for every move choice ([`Job::Go`]), beside the level.
+    pub move_time: MoveTime,
+}
+
+/// The time limit of every move choice, beside the level and any game clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveTime {
+    /// None: the level (and a game clock, when known) alone limit a move.
+    Off,
+    /// Given by the user (`--move-time`, the console's `time`): every move
+    /// stops within it, and a game clock can only shorten it.
+    Given(Duration),
+    /// The loop's default when no level is given ([`DEFAULT_MOVE_TIME`]): it
+    /// applies while no game clock is known, and an explicit level or depth
+    /// ([`Engine::set_level`]) turns it off.
+    Default(Duration),
+}
+
+/// The engine loop's time per move when neither a level nor a move time is
+/// given: the default level searches up to minutes per midgame move with two
+/// threads (210-519 s measured from the second move), so a host with no clock
+/// (a script, a GUI with no clock set) gets a move within a few seconds.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+impl MoveTime {
+    /// The limits of one move under this setting, given the clock's, if any.
+    pub fn apply(self, clock: Option<TimeLimit>) -> Option<TimeLimit> {
+        match (self, clock) {
+            (MoveTime::Off, c) | (MoveTime::Default(_), c @ Some(_)) => c,
+            (MoveTime::Default(d), None) | (MoveTime::Given(d), None) => {
+                Some(time::per_move_budget(d))
+            }
+            (MoveTime::Given(d), Some(c)) => {
+                let m = time::per_move_budget(d);
+                Some(TimeLimit {
+                    soft: c.soft.min(m.soft),
+                    hard: c.hard.min(m.hard),
+                })
+            }
+        }
+    }
 }
 
 impl Default for Settings {
-    /// Level 21, every logical CPU, 64 MB, seed 0, no override, no contempt.
+    /// Level 21, every logical CPU, 64 MB, seed 0, no override, no contempt,
+    /// no time limit per move.
     fn default() -> Settings {
         Settings {
             level: Level::default(),
@@ -73,6 +115,7 @@ impl Default for Settings {
             exact_empties: None,
             contempt: 0,
             variant: Variant::Othello,
+            move_time: MoveTime::Off,
         }
     }
 }
@@ -363,9 +406,18 @@ impl Engine {
         self.game.undo()
     }
 
-    /// Sets the level (from the next job on).
+    /// Sets the level (from the next job on); an explicit level ends the
+    /// default time per move ([`MoveTime::Default`]).
     pub fn set_level(&mut self, level: Level) {
         self.settings.level = level;
+        if let MoveTime::Default(_) = self.settings.move_time {
+            self.settings.move_time = MoveTime::Off;
+        }
+    }
+
+    /// Sets the time limit per move.
+    pub fn set_move_time(&mut self, move_time: MoveTime) {
+        self.settings.move_time = move_time;
     }
 
     /// Sets the number of search threads (1..=[`MAX_THREADS`]).
@@ -433,6 +485,12 @@ impl Engine {
         self.last_job += 1;
         let id = self.last_job;
         self.stop.store(false, Ordering::SeqCst);
+        let job = match job {
+            Job::Go { time } => Job::Go {
+                time: self.settings.move_time.apply(time),
+            },
+            other => other,
+        };
         let work = worker::Work {
             id,
             job,

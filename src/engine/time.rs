@@ -49,6 +49,16 @@ pub fn budget(remaining: Duration, increment: Duration, empties: u32) -> TimeLim
     }
 }
 
+/// The budget for a fixed time per move (`--move-time`, the console's `time`):
+/// soft is half of it, hard all of it less [`MARGIN`].
+pub fn per_move_budget(limit: Duration) -> TimeLimit {
+    let hard = limit.saturating_sub(MARGIN).max(MIN_HARD);
+    TimeLimit {
+        soft: (limit / 2).min(hard),
+        hard,
+    }
+}
+
 /// The budget for one move in byo-yomi: `period` left for `stones` moves.
 pub fn byoyomi_budget(period: Duration, stones: u32) -> TimeLimit {
     let per_move = period / stones.max(1);

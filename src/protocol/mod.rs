@@ -21,11 +21,14 @@
 
 pub mod console;
 pub mod gtp;
+mod interrupt;
 pub mod nboard;
 mod script;
+mod select;
 mod text;
 
 pub use script::{ScriptOptions, ScriptRun, run_bytes};
+pub use select::Selector;
 
 use crate::engine::{Engine, EngineError, Event, Settings};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -70,67 +73,6 @@ impl fmt::Display for Dialect {
             Dialect::NBoard => "nboard",
             Dialect::Gtp => "gtp",
         })
-    }
-}
-
-/// Chooses the dialect line by line. Unless forced, the loop starts in the
-/// console dialect, undecided: `nboard` switches to NBoard and a GTP-only command
-/// (or a line with a numeric GTP id) switches to GTP from the console; while no
-/// console command has been seen yet, an NBoard-only command (`set game`, `set
-/// depth`, `set contempt`, `ping`, `clear`) selects NBoard. NBoard and GTP, once
-/// selected, stay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selector {
-    dialect: Dialect,
-    chosen: bool,
-    forced: bool,
-}
-
-impl Selector {
-    /// Starts in `forced` for good, or undecided in the console dialect.
-    pub fn new(forced: Option<Dialect>) -> Selector {
-        Selector {
-            dialect: forced.unwrap_or(Dialect::Console),
-            chosen: forced.is_some(),
-            forced: forced.is_some(),
-        }
-    }
-
-    /// The dialect in force.
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
-    }
-
-    /// The dialect for `line`, switching first if the line selects one.
-    pub fn observe(&mut self, line: &str) -> Dialect {
-        if self.forced || self.dialect != Dialect::Console {
-            return self.dialect;
-        }
-        let clean = gtp::preprocess(line);
-        let mut words = clean.split_whitespace();
-        let Some(mut first) = words.next() else {
-            return self.dialect;
-        };
-        let mut has_id = false;
-        if first.bytes().all(|b| b.is_ascii_digit()) {
-            has_id = true;
-            match words.next() {
-                Some(w) => first = w,
-                None => return self.dialect,
-            }
-        }
-        let first = first.to_ascii_lowercase();
-        let rest: Vec<&str> = words.collect();
-        if first == "nboard" && !has_id {
-            self.dialect = Dialect::NBoard;
-        } else if gtp::selects_gtp(&first, &rest, has_id) {
-            self.dialect = Dialect::Gtp;
-        } else if !self.chosen && nboard::selects_nboard(&first, &rest) {
-            self.dialect = Dialect::NBoard;
-        } else if console::is_command(&first) {
-            self.chosen = true;
-        }
-        self.dialect
     }
 }
 
@@ -229,7 +171,13 @@ fn read_input(
         let (dialect, interrupt) = if too_long {
             (sel.dialect(), false)
         } else {
-            let d = sel.observe(&text);
+            let (d, switched) = sel.observe_switch(&text);
+            if switched && sel.announces() {
+                eprintln!(
+                    "mollett: speaking {d} from here on (selected by the line '{}'; --protocol chooses one)",
+                    text.trim()
+                );
+            }
             let quit = interactive && d == Dialect::Console && is_quit_text(&text);
             (d, quit || is_interrupt(d, &text))
         };
@@ -315,11 +263,43 @@ fn sanitize_into(part: &str, s: &mut String) {
     }
 }
 
-/// What a handler needs: the engine, the writer, and whether a person types.
+/// What a handler needs: the engine, the writer, and how the session runs.
 pub(crate) struct Ctx<'a> {
     pub(crate) engine: &'a mut Engine,
     pub(crate) out: &'a mut Output,
     pub(crate) terminal: bool,
+    /// Whether to print progress lines (at a terminal, or asked with `--verbose`).
+    pub(crate) progress: bool,
+    /// Whether an interrupting line (a stop) waits in the queue.
+    pub(crate) stop_queued: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of one call into a handler.
+    fn new(
+        engine: &'a mut Engine,
+        out: &'a mut Output,
+        session: Session,
+        stop_queued: bool,
+    ) -> Ctx<'a> {
+        Ctx {
+            engine,
+            out,
+            terminal: session.terminal,
+            progress: session.terminal || session.verbose,
+            stop_queued,
+        }
+    }
+}
+
+/// How the loop runs: whether a person types at a terminal, whether progress
+/// lines are asked for through a pipe, and (for tests) whether the end of
+/// input waits for the running job in every dialect.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Session {
+    pub(crate) terminal: bool,
+    pub(crate) verbose: bool,
+    pub(crate) eof_waits: bool,
 }
 
 /// Whether the loop goes on.
@@ -366,6 +346,8 @@ pub struct LoopOptions {
     pub settings: Settings,
     /// Arm the fault-injection hook: the first search panics (for tests).
     pub inject_panic: bool,
+    /// Console progress lines through a pipe too (`--verbose`).
+    pub verbose: bool,
 }
 
 /// Runs the loop on stdin and stdout until `quit`, the end of input or a closed
@@ -379,7 +361,7 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     let terminal = stdin.is_terminal();
     let (tx, rx) = unbounded();
     let stop = engine.stop_flag();
-    let selector = Selector::new(options.protocol);
+    let selector = Selector::new(options.protocol).announcing();
     std::thread::Builder::new()
         .name("mollett-stdin".to_string())
         .spawn(move || {
@@ -387,10 +369,16 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
             read_input(stdin.lock(), &tx, &stop, selector, terminal)
         })
         .map_err(|e| EngineError::Spawn(e.to_string()))?;
+    interrupt::install(engine.stop_flag());
     install_panic_hook();
     crate::engine::wakeup::prefer_quick_wakeups();
     let out = Output::new(Box::new(std::io::stdout()));
-    run_loop(&mut engine, &rx, out, terminal, false);
+    let session = Session {
+        terminal,
+        verbose: options.verbose,
+        eof_waits: false,
+    };
+    run_loop(&mut engine, &rx, out, session);
     Ok(())
 }
 
@@ -432,15 +420,19 @@ fn guarded(
 }
 
 /// The protocol thread's loop (see the module documentation). With
-/// `eof_waits` (for tests) the end of input waits for the running job in every
-/// dialect, as it does in the console.
+/// `session.eof_waits` (for tests) the end of input waits for the running job
+/// in every dialect, as it does in the console.
 pub(crate) fn run_loop(
     engine: &mut Engine,
     input: &Receiver<Input>,
     mut out: Output,
-    terminal: bool,
-    eof_waits: bool,
+    session: Session,
 ) {
+    let Session {
+        terminal,
+        eof_waits,
+        ..
+    } = session;
     let events = engine.events();
     let mut handlers = Handlers {
         console: console::Console::default(),
@@ -454,17 +446,14 @@ pub(crate) fn run_loop(
     if terminal {
         let version = env!("CARGO_PKG_VERSION");
         out.line(&format!("Mollett {version}: type help for the commands"));
+        out.line(&console::diagram(engine.game()).join("\n"));
     }
     loop {
         while !engine.is_busy() && !out.is_broken() {
             let Some(item) = pending.pop_front() else {
                 break;
             };
-            let mut cx = Ctx {
-                engine,
-                out: &mut out,
-                terminal,
-            };
+            let mut cx = Ctx::new(&mut *engine, &mut out, session, false);
             if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
                 return;
             }
@@ -494,7 +483,7 @@ pub(crate) fn run_loop(
                     }
                     pending.push_back(item);
                 } else {
-                    let mut cx = Ctx { engine: &mut *engine, out: &mut out, terminal };
+                    let mut cx = Ctx::new(&mut *engine, &mut out, session, false);
                     if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
                         return;
                     }
@@ -503,7 +492,10 @@ pub(crate) fn run_loop(
             recv(events) -> ev => {
                 let Ok(ev) = ev else { continue };
                 engine.observe(&ev);
-                let mut cx = Ctx { engine: &mut *engine, out: &mut out, terminal };
+                let stop_queued = pending
+                    .iter()
+                    .any(|i| matches!(i, Input::Line(l) if l.interrupt));
+                let mut cx = Ctx::new(&mut *engine, &mut out, session, stop_queued);
                 let flow = guarded(handlers.get(current), &mut cx, |h, cx| h.event(&ev, cx));
                 if flow == Flow::Quit {
                     return;
@@ -521,6 +513,7 @@ fn process(item: Input, handlers: &mut Handlers, current: &mut Dialect, cx: &mut
         Input::Line(line) => line,
     };
     *current = line.dialect;
+    interrupt::reset();
     let handler = handlers.get(line.dialect);
     if line.too_long {
         handler.error(

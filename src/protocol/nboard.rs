@@ -88,10 +88,12 @@ fn split_word(s: &str) -> (&str, &str) {
     (&s[..end], s[end..].trim_start())
 }
 
-/// Whether a command selects NBoard when no dialect is chosen yet.
+/// Whether a command selects NBoard when no dialect is chosen yet: `ping N`
+/// with a number (NBoard's headless driver starts so, without `nboard`) or a
+/// `set` command.
 pub(crate) fn selects_nboard(first: &str, rest: &[&str]) -> bool {
     match first {
-        "ping" | "clear" => true,
+        "ping" => matches!(rest, [n] if n.parse::<u64>().is_ok()),
         "set" => rest.first().is_some_and(|w| {
             let w = w.to_ascii_lowercase();
             matches!(w.as_str(), "game" | "depth" | "contempt" | "threads")

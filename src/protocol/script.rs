@@ -73,7 +73,11 @@ pub fn run_bytes(options: ScriptOptions, input: &[u8]) -> Result<ScriptRun, Engi
     });
     let buf = Arc::new(Mutex::new(Vec::new()));
     let out = Output::new(Box::new(Shared(Arc::clone(&buf))));
-    run_loop(&mut engine, &rx, out, false, true);
+    let session = super::Session {
+        eof_waits: true,
+        ..super::Session::default()
+    };
+    run_loop(&mut engine, &rx, out, session);
     drop(done_tx);
     if let Some(s) = stopper {
         let _ = s.join();

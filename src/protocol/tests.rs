@@ -21,29 +21,47 @@ fn dialect_selection_follows_the_rules() {
     use Dialect::{Console as C, Gtp as G, NBoard as N};
     assert_eq!(run(None, &["nboard 2", "go"]), [N, N]);
     assert_eq!(run(None, &["ping 1", "clear"]), [N, N]);
-    assert_eq!(run(None, &["clear"]), [N]);
     assert_eq!(run(None, &["set game (;;)"]), [N]);
     assert_eq!(run(None, &["SET DEPTH 4"]), [N]);
     assert_eq!(run(None, &["protocol_version", "play b f5"]), [G, G]);
     assert_eq!(run(None, &["1 boardsize 8"]), [G]);
+    assert_eq!(run(None, &["boardsize 8"]), [G]);
     assert_eq!(run(None, &["play B F5"]), [G]);
     assert_eq!(run(None, &["genmove w"]), [G]);
-    // Console commands choose the console: NBoard-only words no longer switch,
-    // but nboard and GTP-only commands still do.
-    assert_eq!(run(None, &["f5", "ping 1", "nboard 1"]), [C, C, N]);
+    assert_eq!(run(None, &["2 name"]), [G]);
+    // Words a person may type select nothing: `clear`, `ping` without a
+    // number, `name`, `version`, a GTP command without its arguments.
+    for line in [
+        "clear",
+        "ping",
+        "ping x",
+        "name",
+        "version",
+        "boardsize",
+        "genmove",
+        "nboard",
+    ] {
+        assert_eq!(run(None, &[line, "nboard 2"]), [C, N], "{line}");
+    }
+    // A console in use never switches, not even for nboard.
+    assert_eq!(run(None, &["f5", "ping 1", "nboard 1"]), [C, C, C]);
     assert_eq!(
         run(None, &["help", "set depth 3", "list_commands"]),
-        [C, C, G]
+        [C, C, C]
     );
     assert_eq!(run(None, &["play f5d6", "undo", "showboard"]), [C, C, C]);
     // Garbage decides nothing.
     assert_eq!(run(None, &["", "xyzzy", "# x", "ping 1"]), [C, C, C, N]);
     // Once chosen, NBoard and GTP stay; a forced dialect never changes.
     assert_eq!(run(None, &["nboard 2", "protocol_version"]), [N, N]);
-    assert_eq!(run(None, &["name", "nboard 2"]), [G, G]);
+    assert_eq!(run(None, &["protocol_version", "nboard 2"]), [G, G]);
     assert_eq!(run(Some(N), &["protocol_version", "help"]), [N, N]);
     assert_eq!(run(Some(G), &["nboard 2"]), [G]);
     assert_eq!(run(Some(C), &["nboard 2", "ping 1"]), [C, C]);
+    // Each switch is reported once.
+    let mut s = Selector::new(None);
+    assert_eq!(s.observe_switch("ping 1"), (N, true));
+    assert_eq!(s.observe_switch("ping 2"), (N, false));
 }
 
 #[test]

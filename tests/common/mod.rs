@@ -16,6 +16,12 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    skip: fn(&str) -> bool,
+}
+
+/// Lines no test skips.
+fn keep_all(_: &str) -> bool {
+    false
 }
 
 impl Engine {
@@ -53,6 +59,7 @@ impl Engine {
             child,
             stdin,
             lines: rx,
+            skip: keep_all,
         }
     }
 
@@ -65,6 +72,7 @@ impl Engine {
             child,
             stdin,
             lines: channel().1,
+            skip: keep_all,
         }
     }
 
@@ -76,6 +84,11 @@ impl Engine {
             let _ = std::io::Read::read_to_string(&mut e, &mut s);
         }
         s
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Sends one line (a newline is added).
@@ -90,9 +103,22 @@ impl Engine {
         let _ = stdin.write_all(bytes).and_then(|()| stdin.flush());
     }
 
-    /// The next line, or `None` after `timeout`.
+    /// The same engine, whose reads pass over the lines for which `skip` holds.
+    pub fn skipping(mut self, skip: fn(&str) -> bool) -> Engine {
+        self.skip = skip;
+        self
+    }
+
+    /// The next line (not skipped), or `None` after `timeout`.
     pub fn line_within(&mut self, timeout: Duration) -> Option<String> {
-        self.lines.recv_timeout(timeout).ok()
+        let t = Instant::now();
+        loop {
+            let left = timeout.saturating_sub(t.elapsed());
+            let l = self.lines.recv_timeout(left).ok()?;
+            if !(self.skip)(&l) {
+                return Some(l);
+            }
+        }
     }
 
     /// The next line; panics after [`PATIENCE`].

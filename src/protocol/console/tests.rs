@@ -1,6 +1,7 @@
 //! The console parser, its table and its formats.
 
 use super::*;
+use crate::search::Level;
 
 #[test]
 fn parses_commands_aliases_and_moves() {
@@ -59,4 +60,51 @@ fn scores() {
     assert_eq!(format_score(50, ScoreKind::Midgame(3)), "+0.50");
     assert_eq!(format_score(-400, ScoreKind::Exact), "-4");
     assert_eq!(format_score(100, ScoreKind::WinLossDraw), "win");
+}
+
+#[test]
+fn modes_times_clocks_and_files() {
+    assert_eq!(parse("mode 2"), Ok(Command::Mode(Some(Mode::Both))));
+    assert_eq!(parse("mode white"), Ok(Command::Mode(Some(Mode::White))));
+    assert_eq!(parse("m 3"), Ok(Command::Mode(Some(Mode::Neither))));
+    assert_eq!(parse("mode"), Ok(Command::Mode(None)));
+    assert!(Mode::White.plays(Color::White) && !Mode::White.plays(Color::Black));
+    assert!(Mode::Both.plays(Color::Black) && !Mode::Neither.plays(Color::Black));
+    assert_eq!(
+        parse("time 2.5"),
+        Ok(Command::Time(Some(Some(Duration::from_millis(2500)))))
+    );
+    assert_eq!(parse("time off"), Ok(Command::Time(Some(None))));
+    assert_eq!(parse("clock off"), Ok(Command::Clock(Some(None))));
+    let Ok(Command::Clock(Some(Some(c)))) = parse("clock 5:00/2") else {
+        panic!()
+    };
+    assert_eq!((c.main, c.increment), (300.0, 2.0));
+    assert_eq!(
+        parse("load my game.ggf"),
+        Ok(Command::Load("my game.ggf".into()))
+    );
+    assert_eq!(parse("save g.ggf"), Ok(Command::Save("g.ggf".into())));
+    for (line, want) in [
+        ("mode 4", "mode: '4' is not a mode"),
+        ("time 0", "time: '0' is not a number of seconds"),
+        ("time -1", "time: '-1' is not a number of seconds"),
+        ("clock 5:xx", "clock: "),
+        ("load", "load: a file name expected"),
+        ("save", "save: a file name expected"),
+    ] {
+        let e = parse(line).unwrap_err();
+        assert!(e.starts_with(want), "{line}: {e}");
+    }
+}
+
+#[test]
+fn the_move_list_marks_the_last_move() {
+    let f5: Move = "f5".parse().unwrap();
+    assert_eq!(format_played(&[]), "played: none");
+    assert_eq!(format_played(&[f5]), "played (1): [f5]");
+    assert_eq!(
+        format_played(&[f5, "d6".parse().unwrap(), Move::Pass]),
+        "played (3): f5 d6 [pass]"
+    );
 }

@@ -333,13 +333,15 @@ pub fn parse(line: &str) -> Option<Request> {
     Some(Request { id, command })
 }
 
-/// Whether a command selects GTP from the console: any GTP command after a
-/// numeric id, any command only GTP has, or `play` with a colour.
+/// Whether a command can select GTP from an undecided console: any GTP
+/// command after a numeric id, a command only GTP has (not the plain words
+/// `name` and `version`, which a person may type), or `play` with a colour.
+/// The caller also checks that the line is a valid GTP command.
 pub(crate) fn selects_gtp(first: &str, rest: &[&str], has_id: bool) -> bool {
     let known = COMMANDS.iter().any(|s| s.name == first);
     match first {
         "play" => rest.first().is_some_and(|c| parse_color(c).is_some()),
-        "quit" | "undo" | "showboard" => has_id,
+        "quit" | "undo" | "showboard" | "name" | "version" => has_id,
         _ => known,
     }
 }

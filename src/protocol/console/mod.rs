@@ -1,0 +1,402 @@
+//! The console: commands for people and scripts (see PROTOCOL.md).
+//!
+//! One table, [`COMMANDS`], names every command with its aliases, arguments and
+//! help; it drives both parsing and `help`. A line that is no command but reads
+//! as moves (`f5`, `f5d6c3`) plays them. Answers are one line each (a board
+//! diagram excepted); commands that only change the state answer nothing when
+//! stdin is a pipe, and show the board when it is a terminal. A refused command
+//! answers `error: ...` and changes nothing.
+
+use super::text::board_diagram;
+use super::{Ctx, Flow, Handler};
+use crate::board::{Color, Move, Position};
+use crate::engine::time::budget;
+use crate::engine::{Event, Job, MoveTime};
+use crate::eval::evaluate;
+use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
+use crate::game::Game;
+use crate::search::ScoreKind;
+use crate::search::multipv::MultiPvIteration;
+use crate::variant::Variant;
+use std::time::Duration;
+
+mod commands;
+mod format;
+
+pub(crate) use commands::is_command;
+pub use commands::{COMMANDS, Command, Mode, Spec, help, parse};
+pub use format::{
+    format_answer, format_hint, format_hint_progress, format_played, format_progress,
+    format_result, format_score,
+};
+
+/// What the running job is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Running {
+    Go,
+    Solve,
+    Hint,
+}
+
+/// The console's game clock: the setting, and what each side has left
+/// (Black's, White's). Only the engine's moves are charged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct GameClock {
+    clock: Clock,
+    left: [Duration; 2],
+}
+
+impl GameClock {
+    fn new(clock: Clock) -> GameClock {
+        let main = Duration::from_secs_f64(clock.main.max(0.0));
+        GameClock {
+            clock,
+            left: [main; 2],
+        }
+    }
+
+    fn index(side: Color) -> usize {
+        match side {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
+    /// `clock 5:00/2 (black 4:31.2 left, white 5:00.0 left)`.
+    fn describe(&self) -> String {
+        let show = |d: Duration| {
+            let s = d.as_secs_f64();
+            format!("{}:{:04.1}", (s / 60.0).floor(), s % 60.0)
+        };
+        format!(
+            "clock {} (black {} left, white {} left)",
+            self.clock,
+            show(self.left[0]),
+            show(self.left[1])
+        )
+    }
+}
+
+/// The board as the console shows it: the diagram, then the moves played.
+pub(crate) fn diagram(game: &Game) -> Vec<String> {
+    let mut lines = board_diagram(&game.variant_position(), true);
+    lines.push(format_played(&game.moves));
+    lines
+}
+
+/// The console's state: moves taken back (for `redo`), the running job, which
+/// sides the engine plays, and the game clock.
+#[derive(Debug, Default)]
+pub(crate) struct Console {
+    redo: Vec<Move>,
+    running: Option<Running>,
+    last_hint: Option<MultiPvIteration>,
+    mode: Mode,
+    clock: Option<GameClock>,
+}
+
+impl Console {
+    fn error(cx: &mut Ctx, msg: &str) {
+        cx.out.line(&format!("error: {msg}"));
+    }
+
+    /// After a change of position: the board, for a person at a terminal.
+    fn changed(cx: &mut Ctx) {
+        if cx.terminal {
+            cx.out.line(&diagram(cx.engine.game()).join("\n"));
+        }
+    }
+
+    fn start(&mut self, job: Job, running: Running, cx: &mut Ctx) {
+        if cx.engine.game().is_over() {
+            return Self::error(cx, "the game is over");
+        }
+        match cx.engine.start(job) {
+            Ok(_) => {
+                self.running = Some(running);
+                self.last_hint = None;
+            }
+            Err(e) => Self::error(cx, &e.to_string()),
+        }
+    }
+
+    /// `go`: a move search, timed by the game clock when one is set.
+    fn go(&mut self, cx: &mut Ctx) {
+        let pos = cx.engine.position();
+        let time = self.clock.map(|c| {
+            let inc = Duration::from_secs_f64(c.clock.increment.max(0.0));
+            budget(c.left[GameClock::index(pos.side)], inc, pos.board.empties())
+        });
+        self.start(Job::Go { time }, Running::Go, cx);
+    }
+
+    /// In a mode where the engine plays the side to move, it moves now (a
+    /// forced pass of the side it does not play is made for it).
+    fn autoplay(&mut self, cx: &mut Ctx) {
+        if self.mode == Mode::Neither || cx.engine.is_busy() {
+            return;
+        }
+        let pos = cx.engine.variant_position();
+        if pos.is_game_over() {
+            return;
+        }
+        if pos.must_pass() && !self.mode.plays(pos.position.side) {
+            let _ = cx.engine.play(Move::Pass);
+            Self::changed(cx);
+            return self.autoplay(cx);
+        }
+        if self.mode.plays(pos.position.side) {
+            self.go(cx);
+        }
+    }
+
+    fn play(&mut self, text: &str, cx: &mut Ctx) {
+        match parse_variant_transcript(cx.engine.variant_position(), text) {
+            Ok((_, moves)) => {
+                for mv in moves {
+                    // Checked by the parser from this very position.
+                    let _ = cx.engine.play(mv);
+                }
+                self.redo.clear();
+                Self::changed(cx);
+                self.autoplay(cx);
+            }
+            Err(e) => Self::error(cx, &format!("{e}; nothing was played")),
+        }
+    }
+
+    fn new_game(&mut self, start: Position, left: Option<[u8; 2]>, cx: &mut Ctx) {
+        match cx.engine.new_game_with_supply(start, left) {
+            Ok(()) => self.reset(cx),
+            Err(e) => Self::error(cx, &e.to_string()),
+        }
+    }
+
+    /// After a new game: nothing to redo, full clocks, the board.
+    fn reset(&mut self, cx: &mut Ctx) {
+        self.redo.clear();
+        self.clock = self.clock.map(|c| GameClock::new(c.clock));
+        Self::changed(cx);
+    }
+
+    /// `load FILE`: the first GGF record, under its rules (or the variant's).
+    fn load(&mut self, file: &str, cx: &mut Ctx) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return Self::error(cx, &format!("load: cannot read {file}: {e}")),
+        };
+        let record = match parse_ggf_records(&text) {
+            Ok(mut records) if !records.is_empty() => records.swap_remove(0),
+            Ok(_) => return Self::error(cx, &format!("load: {file} holds no GGF record")),
+            Err(e) => return Self::error(cx, &format!("load: {file}: {e}")),
+        };
+        let game = match record.to_variant_game(cx.engine.settings().variant) {
+            Ok(g) => g,
+            Err((i, e)) => {
+                return Self::error(
+                    cx,
+                    &format!("load: {file}: move {} is illegal ({e})", i + 1),
+                );
+            }
+        };
+        match cx.engine.new_variant_game(game.variant_start()) {
+            Ok(()) => {
+                cx.engine.set_game(game);
+                self.reset(cx);
+            }
+            Err(e) => Self::error(cx, &e.to_string()),
+        }
+    }
+
+    /// `save FILE`: the game as one GGF record and a newline.
+    fn save(file: &str, cx: &mut Ctx) {
+        let mut record = GgfGame::from_game(cx.engine.game());
+        record.pc = Some("Mollett console".to_string());
+        let pos = cx.engine.variant_position();
+        record.re = Some(if pos.is_game_over() {
+            pos.final_score_black().to_string()
+        } else {
+            "?".to_string()
+        });
+        if let Err(e) = std::fs::write(file, format!("{record}\n")) {
+            Self::error(cx, &format!("save: cannot write {file}: {e}"));
+        }
+    }
+
+    fn exec(&mut self, cmd: Command, cx: &mut Ctx) -> Flow {
+        match cmd {
+            Command::Help(c) => match help(c.as_deref()) {
+                Ok(lines) => cx.out.line(&lines.join("\n")),
+                Err(e) => Self::error(cx, &e),
+            },
+            Command::New => match cx.engine.new_game_at_start() {
+                Ok(()) => self.reset(cx),
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
+            Command::SetBoard(pos, left) => self.new_game(pos, left, cx),
+            Command::Play(text) => self.play(&text, cx),
+            Command::Undo => match cx.engine.undo() {
+                Some(mv) => {
+                    self.redo.push(mv);
+                    Self::changed(cx);
+                }
+                None => Self::error(cx, "nothing to undo"),
+            },
+            Command::Redo => match self.redo.pop() {
+                Some(mv) => {
+                    let _ = cx.engine.play(mv);
+                    Self::changed(cx);
+                    self.autoplay(cx);
+                }
+                None => Self::error(cx, "nothing to redo"),
+            },
+            Command::Go => self.go(cx),
+            Command::Hint(n) => self.start(Job::Hint { lines: n }, Running::Hint, cx),
+            Command::Solve => self.start(Job::Solve, Running::Solve, cx),
+            Command::Eval => {
+                let pos = cx.engine.variant_position();
+                let (v, state) = (pos.variant, pos.state());
+                let line = if pos.is_game_over() {
+                    format!(
+                        "eval {} (final)",
+                        format_score(state.final_score(v) * 100, ScoreKind::Exact)
+                    )
+                } else {
+                    let e = match v {
+                        Variant::Othello => evaluate(cx.engine.settings().level.eval, &state.board),
+                        _ => crate::variant::search::evaluate(v, &state),
+                    };
+                    format!("eval {}", format_score(e, ScoreKind::Midgame(0)))
+                };
+                cx.out.line(&line);
+            }
+            Command::Showboard => cx.out.line(&diagram(cx.engine.game()).join("\n")),
+            Command::Level(None) => cx
+                .out
+                .line(&format!("level {}", cx.engine.settings().level)),
+            Command::Level(Some(l)) => cx.engine.set_level(l),
+            Command::Threads(None) => cx
+                .out
+                .line(&format!("threads {}", cx.engine.settings().threads)),
+            Command::Threads(Some(n)) => {
+                if let Err(e) = cx.engine.set_threads(n) {
+                    Self::error(cx, &e.to_string());
+                }
+            }
+            Command::Hash(None) => cx
+                .out
+                .line(&format!("hash {}", cx.engine.settings().hash_mb)),
+            Command::Hash(Some(n)) => {
+                if let Err(e) = cx.engine.set_hash(n) {
+                    Self::error(cx, &e.to_string());
+                }
+            }
+            Command::Seed(None) => cx.out.line(&format!("seed {}", cx.engine.settings().seed)),
+            Command::Seed(Some(s)) => cx.engine.set_seed(s),
+            Command::Variant(None) => cx
+                .out
+                .line(&format!("variant {}", cx.engine.settings().variant)),
+            Command::Variant(Some(v)) => match cx.engine.set_variant(v) {
+                Ok(()) => self.reset(cx),
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
+            Command::Mode(None) => cx.out.line(&self.mode.describe()),
+            Command::Mode(Some(m)) => {
+                self.mode = m;
+                self.autoplay(cx);
+            }
+            Command::Time(None) => cx.out.line(&match cx.engine.settings().move_time {
+                MoveTime::Off => "time off (the level alone limits a move)".to_string(),
+                MoveTime::Given(d) => format!("time {:.2}", d.as_secs_f64()),
+                MoveTime::Default(d) => format!(
+                    "time {:.2} (the default while no level is set)",
+                    d.as_secs_f64()
+                ),
+            }),
+            Command::Time(Some(t)) => cx
+                .engine
+                .set_move_time(t.map_or(MoveTime::Off, MoveTime::Given)),
+            Command::Clock(None) => cx.out.line(
+                &self
+                    .clock
+                    .map_or_else(|| "clock off".to_string(), |c| c.describe()),
+            ),
+            Command::Clock(Some(c)) => self.clock = c.map(GameClock::new),
+            Command::Load(file) => self.load(&file, cx),
+            Command::Save(file) => Self::save(&file, cx),
+            Command::Quit => return Flow::Quit,
+            Command::Stop | Command::Blank => {}
+        }
+        Flow::Continue
+    }
+}
+
+impl Handler for Console {
+    fn line(&mut self, line: &str, cx: &mut Ctx) -> Flow {
+        match parse(line) {
+            Ok(cmd) => self.exec(cmd, cx),
+            Err(e) => {
+                Self::error(cx, &e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow {
+        match event {
+            Event::Iteration { result, .. } if cx.progress => {
+                cx.out.line(&format_progress(result));
+            }
+            Event::Hint { iteration, .. } => {
+                if cx.progress
+                    && let Some(line) = format_hint_progress(iteration)
+                {
+                    cx.out.line(&line);
+                }
+                self.last_hint = Some(iteration.clone());
+            }
+            Event::Finished(f) => match (self.running.take(), &f.result) {
+                (Some(Running::Go), Some(r)) => {
+                    cx.out.line(&format_answer(r, f.nodes, f.elapsed));
+                    if let Some(mv) = r.best {
+                        let side = cx.engine.position().side;
+                        if let Some(c) = self.clock.as_mut() {
+                            let left = &mut c.left[GameClock::index(side)];
+                            let inc = Duration::from_secs_f64(c.clock.increment.max(0.0));
+                            *left = left.saturating_sub(f.elapsed) + inc;
+                        }
+                        let _ = cx.engine.play(mv);
+                        self.redo.clear();
+                        Self::changed(cx);
+                        // It moves on by itself, unless stopped by a `stop`
+                        // line or Ctrl-C.
+                        if !cx.stop_queued && !super::interrupt::pressed() {
+                            self.autoplay(cx);
+                        }
+                    }
+                }
+                (Some(Running::Solve), Some(r)) => {
+                    cx.out.line(&format_answer(r, f.nodes, f.elapsed))
+                }
+                (Some(Running::Hint), _) => match self.last_hint.take() {
+                    Some(it) => cx.out.line(&format_hint(&it).join("\n")),
+                    None => Self::error(cx, "the search was stopped before its first depth"),
+                },
+                _ => {}
+            },
+            Event::Failed { message, .. } => {
+                self.running = None;
+                Self::error(cx, &format!("the search failed: {message}"));
+            }
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    fn error(&mut self, what: &str, cx: &mut Ctx) {
+        Self::error(cx, what);
+    }
+}
+
+#[cfg(test)]
+mod tests;
