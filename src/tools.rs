@@ -37,18 +37,22 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
             parse_openings(&text)?
         }
         None => {
-            let count = args.random_openings.unwrap_or_else(|| {
-                args.games
-                    .map_or(DEFAULT_RANDOM_OPENINGS, |g| g.div_ceil(2))
-            });
-            random_openings(count, args.opening_plies, args.seed)?
+            let count = args.random_openings.map_or_else(
+                || {
+                    args.games
+                        .map_or(DEFAULT_RANDOM_OPENINGS, |g| usize::from(g).div_ceil(2))
+                },
+                usize::from,
+            );
+            random_openings(count, args.opening_plies.into(), args.seed)?
         }
     };
-    let games = args.games.unwrap_or(2 * openings.len());
-    let concurrency = args
-        .concurrency
-        .unwrap_or_else(|| (num_cpus::get() / args.threads_per_engine.max(1)).max(1));
-    if !(args.hang_timeout > 0.0 && args.hang_timeout.is_finite()) {
+    let games = args.games.map_or(2 * openings.len(), usize::from);
+    let concurrency = args.concurrency.map_or_else(
+        || (num_cpus::get() / usize::from(args.threads_per_engine)).max(1),
+        usize::from,
+    );
+    if args.hang_timeout.is_zero() {
         bail!("--hang-timeout must be a positive number of seconds");
     }
     let config = MatchConfig {

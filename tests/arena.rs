@@ -137,7 +137,10 @@ fn two_levels_over_nboard_with_depths_and_a_clock() {
     assert_eq!(wdl(&report).iter().sum::<u32>(), 4, "{report}");
     for g in &games {
         assert!(g.to_game().unwrap().is_over());
-        assert_eq!(g.ti.map(|c| (c.main, c.increment)), Some((30.0, 1.0)));
+        assert_eq!(
+            g.ti.map(|c| (c.main.get(), c.increment.get())),
+            Some((30.0, 1.0))
+        );
         // Every move after the opening carries the time it took.
         assert!(
             g.moves[8..]

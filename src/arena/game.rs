@@ -17,12 +17,12 @@ use super::client::{Client, MoveRequest, connect};
 use super::process::Fault;
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move, Position};
-use crate::format::{GgfGame, GgfMove};
+use crate::format::{GgfGame, GgfMove, Seconds};
 use crate::game::Game;
 use crate::search::{Level, SearchRequest, search};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The level that completes a forfeited game for its score: depth 4, exact at 8
 /// empties (fast, and far better than nothing).
@@ -49,8 +49,8 @@ pub struct GameSetup<'a> {
     pub limits: [&'a EntrantLimits; 2],
     /// The protocol.
     pub proto: Proto,
-    /// Seconds to wait for an answer when no clock bounds the move.
-    pub hang_timeout: f64,
+    /// How long to wait for an answer when no clock bounds the move.
+    pub hang_timeout: Seconds,
 }
 
 /// Who defaulted and why.
@@ -104,12 +104,15 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         .iter()
         .map(|&m| GgfMove::from(m))
         .collect();
-    let mut left = [lb.clock.map(|c| c.main), lw.clock.map(|c| c.main)];
+    let mut left = [
+        lb.clock.map(|c| c.main.get()),
+        lw.clock.map(|c| c.main.get()),
+    ];
     let mut clients: [Option<Box<dyn Client>>; 2] = [None, None];
     let mut forfeit = None;
     for side in [Color::Black, Color::White] {
         let i = side_index(side);
-        let deadline = Instant::now() + Duration::from_secs_f64(setup.hang_timeout);
+        let deadline = Instant::now() + setup.hang_timeout.duration();
         match connect(setup.players[i], setup.proto, setup.limits[i], deadline) {
             Ok(c) => clients[i] = Some(c),
             Err(fault) => {
@@ -128,17 +131,18 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         }
         let i = side_index(pos.side);
         let limits = setup.limits[i];
-        let grace = limits.clock.map_or(0.0, |c| c.grace);
+        let grace = limits.clock.map_or(0.0, |c| c.grace.get());
         let bound = match (left[i], limits.move_time) {
             (Some(l), _) => l.max(0.0) + grace + HANG_MARGIN,
-            (None, Some(t)) => t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 + HANG_MARGIN,
-            (None, None) => setup.hang_timeout,
+            (None, Some(t)) => move_time_limit(t) + HANG_MARGIN,
+            (None, None) => setup.hang_timeout.get(),
         };
         let req = MoveRequest {
             record: &record,
             side: pos.side,
             time_left: left[i],
-            deadline: Instant::now() + Duration::from_secs_f64(bound),
+            // Sums of bounded values: the saturated bound fits an Instant.
+            deadline: Instant::now() + Seconds::saturating(bound).duration(),
         };
         let t0 = Instant::now();
         let client = clients[i].as_mut().expect("both sides are connected");
@@ -176,19 +180,24 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
 fn over_time(left: &mut Option<f64>, limits: &EntrantLimits, took: f64) -> Option<Fault> {
     if let (Some(l), Some(c)) = (left.as_mut(), limits.clock) {
         *l -= took;
-        if *l < -c.grace {
+        if *l < -c.grace.get() {
             return Some(Fault::Time(format!(
                 "the clock ran out ({:.2} s over)",
-                -*l - c.grace
+                -*l - c.grace.get()
             )));
         }
-        *l += c.increment;
+        *l += c.increment.get();
     } else if let Some(t) = limits.move_time {
-        if took > t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 {
+        if took > move_time_limit(t) {
             return Some(Fault::Time(format!("{took:.2} s for a move (limit {t} s)")));
         }
     }
     None
+}
+
+/// The longest a move may take under a time per move of `t`, slack included.
+fn move_time_limit(t: Seconds) -> f64 {
+    t.get() + MOVE_TIME_SLACK.0 + t.get() * MOVE_TIME_SLACK.1
 }
 
 /// The result, adjudicating a forfeit.

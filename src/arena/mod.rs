@@ -43,8 +43,8 @@ pub struct MatchConfig {
     pub games_per_pairing: usize,
     /// Games played at once.
     pub concurrency: usize,
-    /// Seconds to wait for an answer when no clock bounds it.
-    pub hang_timeout: f64,
+    /// How long to wait for an answer when no clock bounds it.
+    pub hang_timeout: crate::format::Seconds,
 }
 
 /// A game of the schedule.

@@ -560,9 +560,8 @@ mod tests {
         assert_eq!(
             g.tw,
             Some(Clock {
-                main: 60.0,
-                increment: 1.0,
-                grace: 120.0
+                increment: crate::format::Seconds::new(1.0).unwrap(),
+                ..Clock::new(60.0)
             })
         );
         let out = g.to_string();

@@ -596,7 +596,7 @@ impl Handler for Console {
         Flow::Continue
     }
 
-    fn error(&mut self, what: &str, cx: &mut Ctx) {
+    fn error(&mut self, _line: Option<&str>, what: &str, cx: &mut Ctx) {
         Self::error(cx, what);
     }
 }

@@ -18,7 +18,7 @@ use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move};
 use crate::engine::time::{budget, byoyomi_budget};
 use crate::engine::{Event, Job};
-use crate::format::parse_ggf_records;
+use crate::format::{Seconds, parse_ggf_records};
 use crate::search::TimeLimit;
 use crate::variant::Variant;
 use std::time::{Duration, Instant};
@@ -65,7 +65,9 @@ impl Gtp {
     /// The time for `color`'s next move, from its clock.
     fn budget(&self, color: Color, empties: u32) -> Option<TimeLimit> {
         let c = self.clocks[side(color)]?;
-        let secs = |x: f64| Duration::from_secs_f64(x.max(0.0));
+        // The clock's seconds were in range when set; what is left after moves
+        // is at most that, and may be negative.
+        let secs = |x: f64| Seconds::saturating(x).duration();
         Some(match (c.stones, self.byoyomi) {
             (0, Some((period, stones))) if c.left <= 0.0 => byoyomi_budget(secs(period), stones),
             (0, _) => budget(secs(c.left), Duration::ZERO, empties),
@@ -211,6 +213,7 @@ impl Gtp {
             },
             Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&vpos, false).join("\n")))),
             Command::TimeSettings(main, period, stones) => {
+                let (main, period) = (main.get(), period.get());
                 if period > 0.0 && stones == 0 {
                     // The spec's way of saying: no time limit.
                     self.byoyomi = None;
@@ -233,6 +236,7 @@ impl Gtp {
                 ok("")
             }
             Command::TimeLeft(color, left, stones) => {
+                let left = left.get();
                 self.clocks[side(color)] = Some(SideClock { left, stones });
                 ok("")
             }
@@ -401,7 +405,8 @@ impl Handler for Gtp {
     }
 
     fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow {
-        let Some(p) = self.pending.take_if(|_| event.is_last()) else {
+        // Kept until answered: a failure on the way is answered with its id.
+        let Some(p) = self.pending.clone().filter(|_| event.is_last()) else {
             return Flow::Continue;
         };
         let result = match event {
@@ -420,12 +425,22 @@ impl Handler for Gtp {
             }
             _ => return Flow::Continue,
         };
+        self.pending = None;
         Self::respond(cx, p.id.as_deref(), result);
         Flow::Continue
     }
 
-    fn error(&mut self, what: &str, cx: &mut Ctx) {
-        Self::respond(cx, None, Err(what.to_string()));
+    fn error(&mut self, line: Option<&str>, what: &str, cx: &mut Ctx) {
+        // The failing command's id: from its line, or the genmove's whose
+        // search event failed to be reported.
+        let id = match line {
+            Some(l) => parse::leading_id(l),
+            None => match self.pending.take() {
+                Some(p) => p.id,
+                None => return,
+            },
+        };
+        Self::respond(cx, id.as_deref(), Err(what.to_string()));
     }
 }
 
