@@ -164,9 +164,21 @@ pub struct MatchArgs {
     /// a year).
     #[arg(long, default_value = "60")]
     pub hang_timeout: mollett::format::Seconds,
-    /// Write every game as GGF to this file, one record per line.
+    /// Append every game as GGF to this file as it ends, one record per line
+    /// (an existing file that holds games needs --resume or --overwrite).
     #[arg(long, value_name = "FILE")]
     pub games_file: Option<std::path::PathBuf>,
+    /// Empty an existing games file first.
+    #[arg(long, requires = "games_file", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Continue the match whose games are in the games file: its games count,
+    /// and only the others are played.
+    #[arg(long, requires = "games_file")]
+    pub resume: bool,
+    /// A line per finished game on stderr also when it is a terminal (it is
+    /// always written when stderr is not a terminal).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// `mollett analyze`.

@@ -6,7 +6,7 @@
 //! An NBoard entrant is sent the whole game with `set game` before each `go`,
 //! with its clock (as NBoard's own match driver does).
 
-use super::process::{Fault, Process};
+use super::process::{Fault, Process, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
 use crate::format::{GgfGame, parse_move_item};
@@ -115,14 +115,23 @@ impl Gtp {
             return match t.as_bytes()[0] {
                 b'=' => Ok(Ok(body(&t[1..]))),
                 b'?' => Ok(Err(body(&t[1..]))),
-                _ => Err(Fault::Protocol(format!("'{line}' in answer to '{cmd}'"))),
+                _ => Err(Fault::Protocol(format!(
+                    "{} in answer to {}",
+                    quote(&line),
+                    quote(cmd)
+                ))),
             };
         }
     }
 
     fn expect_ok(&mut self, cmd: &str, deadline: Instant) -> Result<String, Fault> {
-        self.command(cmd, deadline)?
-            .map_err(|e| Fault::Protocol(format!("'? {e}' in answer to '{cmd}'")))
+        self.command(cmd, deadline)?.map_err(|e| {
+            Fault::Protocol(format!(
+                "{} in answer to {}",
+                quote(&format!("? {e}")),
+                quote(cmd)
+            ))
+        })
     }
 }
 
@@ -165,10 +174,11 @@ impl Client for Gtp {
         let cmd = format!("genmove {}", colour(req.side));
         let answer = self.expect_ok(&cmd, req.deadline)?;
         if answer.eq_ignore_ascii_case("resign") {
-            return Err(Fault::Resigned(format!("'= {answer}'")));
+            return Err(Fault::Resigned(quote(&format!("= {answer}"))));
         }
-        let mv = parse_move(&answer)
-            .ok_or_else(|| Fault::Protocol(format!("'= {answer}' is not a move")))?;
+        let mv = parse_move(&answer).ok_or_else(|| {
+            Fault::Protocol(format!("{} is not a move", quote(&format!("= {answer}"))))
+        })?;
         self.told.push(mv);
         Ok(Answer {
             mv,
@@ -223,7 +233,7 @@ impl Client for Nboard {
                     eval: m.eval,
                     line: line.clone(),
                 })
-                .map_err(|_| Fault::Protocol(format!("'{line}' is not a move")));
+                .map_err(|_| Fault::Protocol(format!("{} is not a move", quote(&line))));
         }
     }
 }

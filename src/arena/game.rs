@@ -14,7 +14,7 @@
 //! who defaulted and why.
 
 use super::client::{Client, MoveRequest, connect};
-use super::process::Fault;
+use super::process::{Fault, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move, Position};
 use crate::format::{GgfGame, GgfMove, Seconds};
@@ -112,10 +112,12 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
     let mut forfeit = None;
     for side in [Color::Black, Color::White] {
         let i = side_index(side);
-        let deadline = Instant::now() + setup.hang_timeout.duration();
+        let t0 = Instant::now();
+        let deadline = t0 + setup.hang_timeout.duration();
         match connect(setup.players[i], setup.proto, setup.limits[i], deadline) {
             Ok(c) => clients[i] = Some(c),
             Err(fault) => {
+                let fault = with_wait(fault, setup.hang_timeout.get(), t0);
                 forfeit = Some(Forfeit { loser: side, fault });
                 break;
             }
@@ -149,11 +151,15 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         let answer = client.genmove(&req);
         let took = t0.elapsed().as_secs_f64();
         let timed = left[i].is_some() || limits.move_time.is_some();
-        let fault = match answer {
+        let fault = match answer.map_err(|f| with_wait(f, bound, t0)) {
             Err(Fault::Hung(why)) if timed => Some(Fault::Time(why)),
             Err(f) => Some(f),
             Ok(a) => match game.play(a.mv) {
-                Err(why) => Some(Fault::Illegal(format!("'{}': {} {why}", a.line, a.mv))),
+                Err(why) => Some(Fault::Illegal(format!(
+                    "{}: {} {why}",
+                    quote(&a.line),
+                    a.mv
+                ))),
                 Ok(()) => {
                     record.moves.push(GgfMove {
                         mv: a.mv,
@@ -173,6 +179,22 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
     }
     drop(clients);
     finish(record, game, forfeit)
+}
+
+/// A hang (also inside a failure to start) with the limit it broke and the
+/// time waited, from `since`.
+fn with_wait(fault: Fault, limit: f64, since: Instant) -> Fault {
+    let wait = |why: String| {
+        format!(
+            "{why} (limit {limit:.1} s, waited {:.1} s)",
+            since.elapsed().as_secs_f64()
+        )
+    };
+    match fault {
+        Fault::Hung(why) => Fault::Hung(wait(why)),
+        Fault::Start(why) if why.starts_with("hung: ") => Fault::Start(wait(why)),
+        f => f,
+    }
 }
 
 /// Charges `took` seconds to a clock or checks them against a time per move; a
