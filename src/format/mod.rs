@@ -30,7 +30,7 @@ pub mod transcript;
 use std::fmt;
 
 pub use clock::{Clock, parse_clock};
-pub use ggf::{GgfGame, parse_ggf, parse_ggf_records};
+pub use ggf::{GgfGame, parse_first_ggf, parse_ggf, parse_ggf_records};
 pub use move_item::{GgfMove, parse_move_item};
 pub use obf::{ObfEntry, parse_obf, parse_obf_line};
 pub use position::{parse_board_prefix, write_board_string};

@@ -18,7 +18,8 @@ use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move};
 use crate::engine::time::{budget, byoyomi_budget};
 use crate::engine::{Event, Job};
-use crate::format::{Seconds, parse_ggf_records};
+use crate::format::{Seconds, parse_first_ggf};
+use crate::input::read_regular_file;
 use crate::search::TimeLimit;
 use crate::variant::Variant;
 use std::time::{Duration, Instant};
@@ -351,25 +352,14 @@ fn rules_board(pos: &crate::Position) -> String {
 /// against `loadsgf /dev/zero`.
 const MAX_FILE: u64 = 16 << 20;
 
-/// The text of `file`, if it is at most [`MAX_FILE`] bytes.
-fn read_small(file: &str) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(file)?
-        .take(MAX_FILE + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(std::io::Error::other("larger than 16 MiB"));
-    }
-    Ok(text)
-}
-
 /// `loadsgf`: the first GGF record of `file`, up to (not including) move
 /// `number`; the table is cleared.
 fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, String> {
-    let text = read_small(file).map_err(|e| format!("cannot load file: {e}"))?;
-    let records = parse_ggf_records(&text).map_err(|e| format!("cannot load file: {e}"))?;
-    let first = records.first().ok_or("cannot load file: no GGF record")?;
+    // A FIFO or a device is refused without blocking the protocol thread.
+    let text = read_regular_file(std::path::Path::new(file), MAX_FILE)
+        .map_err(|e| format!("cannot load file: {e}"))?;
+    // Only the first record is used, so only it is read.
+    let first = parse_first_ggf(&text).map_err(|e| format!("cannot load file: {e}"))?;
     let mut game = first
         .to_variant_game(cx.engine.settings().variant)
         .map_err(|_| "cannot load file: illegal move")?;
