@@ -21,6 +21,8 @@ const DEFAULT_RANDOM_OPENINGS: usize = 10;
 
 /// Runs a match or tournament and prints its report.
 pub fn run_match(args: MatchArgs) -> Result<()> {
+    // From the start: a signal during the set-up still gets its (empty) report.
+    let interrupts = signals::interrupts();
     let entrants = args
         .engines
         .iter()
@@ -86,7 +88,6 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     config.check_entrants()?;
     let total = schedule(names.len(), games, config.openings.len()).len();
     let done: HashSet<usize> = results.iter().map(|r| r.game.index).collect();
-    let interrupts = signals::interrupts();
     let mut progress = Progress::new(total, &names, args.verbose);
     results.iter().for_each(|r| progress.resumed(r));
     let mut write_error = None;

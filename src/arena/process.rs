@@ -101,7 +101,8 @@ const REPLY_QUEUE: usize = 1024;
 pub const QUOTE_CHARS: usize = 200;
 
 /// What the reader thread hands over.
-enum Reply {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
     /// A whole line (invalid UTF-8 shown as U+FFFD).
     Line(String),
     /// A line longer than [`MAX_REPLY_LINE`]: its start (the rest is skipped).
@@ -142,8 +143,9 @@ fn mark_utf8(mut quoted: String, text: &str) -> String {
 }
 
 /// Reads `r` line by line into `tx` until the end of input or until the
-/// receiver is gone; lines over [`MAX_REPLY_LINE`] are cut and flagged.
-fn read_replies(r: impl Read, tx: &Sender<Reply>) {
+/// receiver is gone; lines over [`MAX_REPLY_LINE`] are cut and flagged (only
+/// their first [`QUOTE_CHARS`] characters are kept).
+pub fn read_replies(r: impl Read, tx: &Sender<Reply>) {
     let mut r = BufReader::new(r);
     let mut buf = Vec::new();
     loop {
