@@ -140,18 +140,19 @@ pub struct MatchArgs {
     /// Openings file: one transcript per line, `#` comments (as the XOT lists).
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     pub openings: Option<std::path::PathBuf>,
-    /// Number of seeded random openings (default: half the games, rounded up).
-    #[arg(long, value_name = "N")]
-    pub random_openings: Option<usize>,
-    /// Plies of each random opening.
-    #[arg(long, value_name = "K", default_value_t = 8)]
-    pub opening_plies: usize,
+    /// Number of seeded random openings, 1..=10000 (default: half the games,
+    /// rounded up).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub random_openings: Option<u16>,
+    /// Plies of each random opening, 0..=59.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=59))]
+    pub opening_plies: u8,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games per pairing (default: two per opening, colours swapped).
-    #[arg(long, value_name = "N")]
-    pub games: Option<usize>,
+    /// Games per pairing, 1..=10000 (default: two per opening, colours swapped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub games: Option<u16>,
     /// Depth sent to the engines (NBoard `set depth`), `D` or `NAME=D`; repeatable.
     #[arg(long, value_name = "[NAME=]D")]
     pub depth: Vec<String>,
@@ -162,18 +163,32 @@ pub struct MatchArgs {
     /// `NAME=CLOCK`; repeatable. The grace is 0 unless given.
     #[arg(long, value_name = "[NAME=]CLOCK")]
     pub clock: Vec<String>,
-    /// Games played at once (default: cores / threads per engine).
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Search threads each engine uses (only sets the default concurrency).
-    #[arg(long, default_value_t = 1)]
-    pub threads_per_engine: usize,
-    /// Seconds to wait for an answer when no clock bounds it.
-    #[arg(long, default_value_t = 60.0)]
-    pub hang_timeout: f64,
-    /// Write every game as GGF to this file, one record per line.
+    /// Games played at once, 1..=1024 (default: cores / threads per engine).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub concurrency: Option<u16>,
+    /// Search threads each engine uses, 1..=1024 (only sets the default
+    /// concurrency).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads_per_engine: u16,
+    /// Seconds to wait for an answer when no clock bounds it (above 0, at most
+    /// a year).
+    #[arg(long, default_value = "60")]
+    pub hang_timeout: mollett::format::Seconds,
+    /// Append every game as GGF to this file as it ends, one record per line
+    /// (an existing file that holds games needs --resume or --overwrite).
     #[arg(long, value_name = "FILE")]
     pub games_file: Option<std::path::PathBuf>,
+    /// Empty an existing games file first.
+    #[arg(long, requires = "games_file", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Continue the match whose games are in the games file: its games count,
+    /// and only the others are played.
+    #[arg(long, requires = "games_file")]
+    pub resume: bool,
+    /// A line per finished game on stderr also when it is a terminal (it is
+    /// always written when stderr is not a terminal).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// `mollett analyze`.

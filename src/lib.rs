@@ -6,7 +6,8 @@
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
 //! [`perft`] (move-generator verification); [`variant`] holds the rule variants
 //! (historical Reversi, Anti-Reversi) with their own perft and search; [`arena`]
-//! runs engine-vs-engine matches and [`analyze`] reviews a game.
+//! runs engine-vs-engine matches and [`analyze`] reviews a game; [`input`] bounds
+//! every file and stdin read.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
@@ -19,6 +20,7 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod game;
+pub mod input;
 pub mod learn;
 pub mod perft;
 pub mod protocol;

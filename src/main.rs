@@ -90,19 +90,29 @@ fn run_perft(
 }
 
 fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> Result<bool> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let entries: Vec<_> = format::parse_obf(&text)
-        .with_context(|| format!("in {}", file.display()))?
-        .into_iter()
-        .map(|(_, e)| e)
-        .collect();
-    let total = entries.len();
+    let name = file.display().to_string();
+    let lines = mollett::input::BoundedLines::open(file, mollett::input::MAX_LINE)
+        .with_context(|| format!("cannot read {name}"))?;
+    // Streamed: each line is read when a solver is free for it.
+    let mut entries = lines.filter_map(move |line| {
+        let (n, text) = match line {
+            Ok(l) => l,
+            Err(e) => return Some(Err(anyhow::anyhow!("cannot read {name}: {e}"))),
+        };
+        let content = text.trim_start();
+        if content.is_empty() || content.starts_with('%') {
+            return None;
+        }
+        Some(
+            format::parse_obf_line(&text)
+                .map_err(|e| anyhow::Error::new(e.at_line(n)).context(format!("in {name}"))),
+        )
+    });
     let progress = std::io::stderr().is_terminal();
     if !json {
         say!("{}", solve::REPORT_HEADER);
     }
-    let summary = solve::solve_all(&entries, &opts, &mut |r| {
+    let summary = solve::solve_all(&mut entries, &opts, &mut |r| {
         if progress {
             eprint!("\r\x1b[K");
         }
@@ -111,11 +121,15 @@ fn run_solve(file: &std::path::Path, opts: solve::SolveOptions, json: bool) -> R
         } else {
             say!("{}", solve::format_report(r));
         }
-        if progress && r.index < total {
-            eprint!("solving {}/{total}", r.index + 1);
+        if progress {
+            eprint!("solving position {}", r.index + 1);
             let _ = std::io::stderr().flush();
         }
-    })?;
+    });
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let summary = summary?;
     if json {
         say!("{}", serde_json::to_string(&summary)?);
     } else {

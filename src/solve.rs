@@ -8,8 +8,7 @@ use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::TranspositionTable;
 use crate::variant::root::VariantRequest;
 use crate::variant::{self, Variant, VariantPosition};
-use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
+use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -23,8 +22,8 @@ pub struct SolveOptions {
     pub wld: bool,
     /// Search threads (lazy SMP) per position.
     pub threads: usize,
-    /// Positions solved at once, each with its own table (data-parallel, on a
-    /// rayon pool); reports still come in file order.
+    /// Positions solved at once, each on a thread of its own with its own
+    /// table; reports still come in file order.
     pub jobs: usize,
     /// Transposition table size per search, in MB (cleared between positions).
     pub hash_mb: usize,
@@ -154,21 +153,19 @@ fn solve_othello(
     search(&req, tt, stop, &mut |_| {})
 }
 
-/// Solves every entry in file order, calling `each` with each report, and
-/// returns the totals.
+/// A source of positions: each the entry or why it could not be read (the
+/// error ends the run, after the reports of every earlier position).
+pub type Entries<'a> = dyn Iterator<Item = Result<ObfEntry>> + Send + 'a;
+
+/// Solves every entry in order, calling `each` with each report, and returns
+/// the totals. The entries are taken one at a time as solvers get free, so a
+/// file is streamed, never held whole.
 pub fn solve_all(
-    entries: &[ObfEntry],
+    entries: &mut Entries,
     opts: &SolveOptions,
     each: &mut dyn FnMut(&PositionReport),
 ) -> Result<Summary> {
     let mut summary = Summary::default();
-    if opts.variant == Variant::Reversi
-        && let Some(i) = entries
-            .iter()
-            .position(|e| variant_start(e, Variant::Reversi).is_none())
-    {
-        bail!("position {} is not a position of historical reversi", i + 1);
-    }
     let mut add = |r: &PositionReport| {
         summary.positions += 1;
         summary.nodes += r.nodes;
@@ -176,15 +173,10 @@ pub fn solve_all(
         summary.disagreements += r.disagrees as usize;
         each(r);
     };
-    let jobs = opts.jobs.clamp(1, entries.len().max(1));
-    if jobs == 1 {
-        let tt = table(opts.hash_mb)?;
-        for (i, e) in entries.iter().enumerate() {
-            add(&solve_one(i + 1, e, opts, &tt));
-        }
-    } else {
-        let start = Instant::now();
-        solve_in_parallel(entries, opts, jobs, &mut add)?;
+    let jobs = opts.jobs.max(1);
+    let start = Instant::now();
+    solve_in_parallel(entries, opts, jobs, &mut add)?;
+    if jobs > 1 {
         summary.seconds = start.elapsed().as_secs_f64();
     }
     summary.nodes_per_second = summary.nodes as f64 / summary.seconds.max(1e-9);
@@ -196,41 +188,82 @@ fn table(mb: usize) -> Result<TranspositionTable> {
     TranspositionTable::new(mb).with_context(|| format!("a {mb} MB table"))
 }
 
-/// Solves the entries `jobs` at a time on a rayon pool, each solve taking one of
-/// `jobs` tables; hands the reports to `each` in file order as soon as every
-/// earlier one is in.
+/// The next entry to solve, with its 1-based index, or `None` when the
+/// entries are done or one failed (the failure is kept in `failed`).
+fn next_entry(
+    source: &Mutex<(&mut Entries, usize)>,
+    failed: &Mutex<Option<anyhow::Error>>,
+    variant: Variant,
+) -> Option<(usize, ObfEntry)> {
+    let mut guard = lock(source);
+    let (entries, count) = &mut *guard;
+    if lock(failed).is_some() {
+        return None;
+    }
+    let entry = match entries.next()? {
+        Ok(e) => e,
+        Err(e) => {
+            *lock(failed) = Some(e);
+            return None;
+        }
+    };
+    *count += 1;
+    if variant == Variant::Reversi && variant_start(&entry, variant).is_none() {
+        *lock(failed) = Some(anyhow::anyhow!(
+            "position {count} is not a position of historical reversi"
+        ));
+        return None;
+    }
+    Some((*count, entry))
+}
+
+/// Solves the entries on `jobs` threads, each with a table of its own that it
+/// makes for its first entry and keeps from one position to the next; hands the reports to `each` in order
+/// as soon as every earlier one is in. Each thread takes the next entry only
+/// when it is free, so at most `jobs` solves (and tables) exist at once.
 fn solve_in_parallel(
-    entries: &[ObfEntry],
+    entries: &mut Entries,
     opts: &SolveOptions,
     jobs: usize,
     each: &mut dyn FnMut(&PositionReport),
 ) -> Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .thread_name(|i| format!("mollett-solve-{i}"))
-        .build()
-        .context("a pool of solving threads")?;
-    let tables = (0..jobs)
-        .map(|_| table(opts.hash_mb))
-        .collect::<Result<Vec<_>>>()?;
-    let tables = Mutex::new(tables);
+    let source = Mutex::new((entries, 0));
+    let failed = Mutex::new(None);
     let (tx, rx) = crossbeam_channel::unbounded();
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            pool.install(|| {
-                entries
-                    .par_iter()
-                    .enumerate()
-                    .for_each_with(tx, |tx, (i, e)| {
-                        // At most `jobs` solves run at once, so a table is free.
-                        let tt = lock(&tables).pop().expect("one table per job");
-                        let r = solve_one(i + 1, e, opts, &tt);
-                        lock(&tables).push(tt);
+    std::thread::scope(|scope| -> Result<()> {
+        let mut started = 0;
+        for i in 0..jobs {
+            let tx = tx.clone();
+            let (source, failed) = (&source, &failed);
+            // A thread the system refuses to start is left out, as long as
+            // one runs.
+            started += std::thread::Builder::new()
+                .name(format!("mollett-solve-{i}"))
+                .spawn_scoped(scope, move || {
+                    // The table is made for the first entry: more jobs than
+                    // entries cost nothing.
+                    let mut tt = None;
+                    while let Some((index, e)) = next_entry(source, failed, opts.variant) {
+                        if tt.is_none() {
+                            match table(opts.hash_mb) {
+                                Ok(t) => tt = Some(t),
+                                Err(err) => {
+                                    lock(failed).get_or_insert(err);
+                                    return;
+                                }
+                            }
+                        }
+                        let Some(tt) = &tt else { return };
                         // The receiver outlives the senders: this cannot fail.
-                        let _ = tx.send(r);
-                    });
-            });
-        });
+                        let _ = tx.send(solve_one(index, &e, opts, tt));
+                    }
+                })
+                .is_ok() as usize;
+        }
+        drop(tx);
+        if started == 0 {
+            anyhow::bail!("cannot start a solving thread");
+        }
         let mut waiting = BTreeMap::new();
         let mut next = 1;
         for r in rx {
@@ -240,12 +273,16 @@ fn solve_in_parallel(
                 next += 1;
             }
         }
-    });
-    Ok(())
+        Ok(())
+    })?;
+    match lock(&failed).take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// The table pool, even if a solve panicked while holding the lock (the pool
-/// itself is then still a valid list of tables).
+/// A lock's contents, even if a solve panicked while holding it (what it
+/// guards is still valid then).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -21,7 +21,14 @@ fn mollett(name: &str, level: u32) -> String {
     format!("{name}={BIN} --level {level} --threads 1 --hash 4")
 }
 
-/// Runs `mollett match ARGS --games-file FILE`: the report and the games.
+/// A record's game number (`RO`, 1-based).
+fn number(g: &GgfGame) -> usize {
+    let ro = g.extra.iter().find(|(t, _)| t == "RO").expect("RO[..]");
+    ro.1.parse().unwrap()
+}
+
+/// Runs `mollett match ARGS --games-file FILE --overwrite`: the report and
+/// the games, in schedule order (the file has them in the order they ended).
 fn run_match(dir: &std::path::Path, args: &[&str]) -> (String, Vec<GgfGame>) {
     let file = dir.join("games.ggf");
     let out = Command::new(BIN)
@@ -29,6 +36,7 @@ fn run_match(dir: &std::path::Path, args: &[&str]) -> (String, Vec<GgfGame>) {
         .args(args)
         .arg("--games-file")
         .arg(&file)
+        .arg("--overwrite")
         .output()
         .unwrap();
     let report = String::from_utf8(out.stdout).unwrap();
@@ -37,7 +45,9 @@ fn run_match(dir: &std::path::Path, args: &[&str]) -> (String, Vec<GgfGame>) {
         "{report}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let games = parse_ggf_records(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut games = parse_ggf_records(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    games.sort_by_key(number);
+    assert!(games.iter().enumerate().all(|(i, g)| number(g) == i + 1));
     (report, games)
 }
 
@@ -137,7 +147,10 @@ fn two_levels_over_nboard_with_depths_and_a_clock() {
     assert_eq!(wdl(&report).iter().sum::<u32>(), 4, "{report}");
     for g in &games {
         assert!(g.to_game().unwrap().is_over());
-        assert_eq!(g.ti.map(|c| (c.main, c.increment)), Some((30.0, 1.0)));
+        assert_eq!(
+            g.ti.map(|c| (c.main.get(), c.increment.get())),
+            Some((30.0, 1.0))
+        );
         // Every move after the opening carries the time it took.
         assert!(
             g.moves[8..]
@@ -218,7 +231,7 @@ fn an_entrant_that_stops_answering_hangs_or_loses_on_time() {
     assert_forfeits(
         "silent",
         &["--hang-timeout", "1"],
-        "hung: no answer to 'genmove",
+        "hung: no valid answer to 'genmove",
         ":r",
     );
     assert_forfeits("silent", &["--move-time", "0.3"], "lost on time", ":t");
@@ -232,20 +245,29 @@ fn bad_match_flags_are_clear_errors() {
         String::from_utf8(out.stderr).unwrap()
     };
     let a = mollett("a", 1);
-    assert!(run(&["--engine", &a]).contains("two or more"));
+    assert!(run(&["--engine", &a]).contains("2 to 64 entrants"));
     assert!(run(&["--engine", &a, "--engine", &a]).contains("two entrants are named"));
     assert!(run(&["--engine", &a, "--engine", "b", "--games", "2"]).contains("NAME=COMMAND"));
     let b = mollett("b", 1);
     assert!(run(&["--engine", &a, "--engine", &b, "--depth", "3"]).contains("GTP has no depth"));
+    // Every entrant starts and answers its set-up before the first game.
     let c = "c=/nonexistent/engine";
-    let out = Command::new(BIN)
-        .args(["match", "--engine", &a, "--engine", c, "--games", "2"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success());
-    assert!(report.contains("c (white) failed to start"), "{report}");
-    assert_eq!(wdl(&report), [2, 0, 0]);
+    let err = run(&["--engine", &a, "--engine", c, "--games", "2"]);
+    assert!(
+        err.contains("entrant 'c' failed to start: cannot run '/nonexistent/engine'"),
+        "{err}"
+    );
+    let err = run(&[
+        "--proto",
+        "nboard",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--move-time",
+        "1",
+    ]);
+    assert!(err.contains("NBoard has no time per move"), "{err}");
 }
 
 #[test]

@@ -218,9 +218,8 @@ fn ggf_round_trips_on_random_games() {
         });
         if k % 3 == 0 {
             rec.tb = Some(Clock {
-                main: 300.0,
-                increment: 2.0,
-                grace: 120.0,
+                increment: mollett::format::Seconds::new(2.0).unwrap(),
+                ..Clock::new(300.0)
             });
             rec.tw = Some(Clock::new(3600.0 + k as f64));
             rec.extra.push(("KM".into(), "0".into()));

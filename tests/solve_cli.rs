@@ -89,3 +89,36 @@ fn a_wrong_score_in_the_file_is_marked_and_fails_the_run() {
     assert!(lines[1].contains("DISAGREES"), "{out}");
     assert!(lines[2].ends_with("disagreements 1"), "{out}");
 }
+
+/// More jobs than CPUs (this machine has two) with the default 64 MB tables,
+/// whose clearing runs on rayon's pool: every position still gets a table of
+/// its own (this once panicked with `one table per job`); more jobs than
+/// positions make no more tables than positions.
+#[test]
+fn any_number_of_jobs_works() {
+    let file = ffo_1_to_19();
+    for jobs in ["8", "1024"] {
+        let hash = if jobs == "8" { "64" } else { "1" };
+        let (code, out) = solve(&[&file, "--json", "--jobs", jobs, "--hash", hash]);
+        assert_eq!(code, Some(0), "--jobs {jobs}: {out}");
+        let (positions, summary) = json_lines(&out);
+        assert_eq!(positions.len(), 19);
+        assert_eq!(summary["disagreements"], 0);
+    }
+}
+
+/// The input is streamed line by line with a bound on the line's length, so
+/// an endless input fails at once instead of filling memory.
+#[test]
+fn endless_input_is_refused_by_its_line_length() {
+    let out = Command::new(BIN)
+        .args(["solve", "/dev/zero"])
+        .output()
+        .expect("run mollett");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read /dev/zero: line 1 is longer than 64 KiB"),
+        "{err}"
+    );
+}

@@ -20,7 +20,7 @@ pub mod svg;
 
 use crate::board::{Color, Move};
 use crate::eval::to_discs;
-use crate::format::{ParseError, parse_ggf_records, parse_variant_transcript};
+use crate::format::{ParseError, parse_first_ggf, parse_variant_transcript};
 use crate::game::Game;
 use crate::search::{Level, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::{TranspositionTable, TtError};
@@ -99,14 +99,12 @@ impl MoveAnalysis {
     }
 }
 
-/// Reads a game: a GGF record (the first, if several; under the variant it
+/// Reads a game: a GGF record (the first, if several, the others unread; under the variant it
 /// names, else `variant`) or a transcript from `variant`'s start.
 pub fn parse_game(text: &str, variant: Variant) -> Result<Game, ParseError> {
     if text.trim_start().starts_with('(') {
-        let records = parse_ggf_records(text)?;
-        let first = records.first().ok_or_else(|| {
-            ParseError::at_end(crate::format::ErrorKind::Unexpected, "no GGF record", text)
-        })?;
+        // Only the first record is used, so only it is read.
+        let first = parse_first_ggf(text)?;
         first.to_variant_game(variant).map_err(|(i, e)| {
             let msg = format!("move {} is illegal under {variant}: {e}", i + 1);
             ParseError::at_end(crate::format::ErrorKind::IllegalMove, msg, text)

@@ -6,10 +6,10 @@
 //! An NBoard entrant is sent the whole game with `set game` before each `go`,
 //! with its clock (as NBoard's own match driver does).
 
-use super::process::{Fault, Process};
+use super::process::{Fault, Process, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
-use crate::format::{GgfGame, parse_move_item};
+use crate::format::{GgfGame, GgfMove, parse_move_item};
 use std::time::Instant;
 
 /// What an entrant is asked for a move.
@@ -64,6 +64,53 @@ pub fn connect(
     }
 }
 
+/// What one line of an entrant's output is, to the runner waiting for an
+/// answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reading<T> {
+    /// Not the answer (a blank line, a status line): read on.
+    Skip,
+    /// The answer.
+    Answer(T),
+    /// A line that breaks the protocol.
+    Bad,
+}
+
+/// A GTP entrant's line: a blank line is skipped (it ends the previous
+/// answer), `=[id] text` is a success and `?[id] text` a failure (text
+/// trimmed, the id dropped), anything else breaks the protocol.
+pub fn parse_gtp_answer(line: &str) -> Reading<GtpAnswer> {
+    let t = line.trim();
+    let body = |rest: &str| {
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        rest.trim().to_string()
+    };
+    if t.is_empty() {
+        Reading::Skip
+    } else if let Some(rest) = t.strip_prefix('=') {
+        Reading::Answer(Ok(body(rest)))
+    } else if let Some(rest) = t.strip_prefix('?') {
+        Reading::Answer(Err(body(rest)))
+    } else {
+        Reading::Bad
+    }
+}
+
+/// An NBoard entrant's line while it thinks: `=== MOVE[/EVAL[/TIME]]` (the
+/// parts may also be separated by spaces) is the answer, one that does not
+/// parse breaks the protocol, and every other line (status, search,
+/// nodestats, set myname …) is skipped.
+pub fn parse_nboard_reply(line: &str) -> Reading<GgfMove> {
+    let Some(rest) = line.trim().strip_prefix("===") else {
+        return Reading::Skip;
+    };
+    let item = rest.split_whitespace().collect::<Vec<_>>().join("/");
+    match parse_move_item(&item) {
+        Ok(m) => Reading::Answer(m),
+        Err(_) => Reading::Bad,
+    }
+}
+
 /// Parses a move as engines write it: a square in any case, or a pass word.
 fn parse_move(text: &str) -> Option<Move> {
     text.trim().parse::<Move>().ok()
@@ -77,7 +124,7 @@ struct Gtp {
 }
 
 /// A GTP answer: success (`=`) or failure (`?`), with its text.
-type GtpAnswer = Result<String, String>;
+pub type GtpAnswer = Result<String, String>;
 
 impl Gtp {
     fn new(process: Process, limits: &EntrantLimits, deadline: Instant) -> Result<Gtp, Fault> {
@@ -103,26 +150,28 @@ impl Gtp {
         self.process.send(cmd)?;
         loop {
             let line = self.process.recv(deadline, cmd)?;
-            let t = line.trim();
-            if t.is_empty() {
-                continue; // the blank line that ends the previous answer
+            match parse_gtp_answer(&line) {
+                Reading::Skip => continue,
+                Reading::Answer(a) => return Ok(a),
+                Reading::Bad => {
+                    return Err(Fault::Protocol(format!(
+                        "{} in answer to {}",
+                        quote(&line),
+                        quote(cmd)
+                    )));
+                }
             }
-            let body = |rest: &str| {
-                // Skip an id if there is one.
-                let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-                rest.trim().to_string()
-            };
-            return match t.as_bytes()[0] {
-                b'=' => Ok(Ok(body(&t[1..]))),
-                b'?' => Ok(Err(body(&t[1..]))),
-                _ => Err(Fault::Protocol(format!("'{line}' in answer to '{cmd}'"))),
-            };
         }
     }
 
     fn expect_ok(&mut self, cmd: &str, deadline: Instant) -> Result<String, Fault> {
-        self.command(cmd, deadline)?
-            .map_err(|e| Fault::Protocol(format!("'? {e}' in answer to '{cmd}'")))
+        self.command(cmd, deadline)?.map_err(|e| {
+            Fault::Protocol(format!(
+                "{} in answer to {}",
+                quote(&format!("? {e}")),
+                quote(cmd)
+            ))
+        })
     }
 }
 
@@ -165,10 +214,11 @@ impl Client for Gtp {
         let cmd = format!("genmove {}", colour(req.side));
         let answer = self.expect_ok(&cmd, req.deadline)?;
         if answer.eq_ignore_ascii_case("resign") {
-            return Err(Fault::Resigned(format!("'= {answer}'")));
+            return Err(Fault::Resigned(quote(&format!("= {answer}"))));
         }
-        let mv = parse_move(&answer)
-            .ok_or_else(|| Fault::Protocol(format!("'= {answer}' is not a move")))?;
+        let mv = parse_move(&answer).ok_or_else(|| {
+            Fault::Protocol(format!("{} is not a move", quote(&format!("= {answer}"))))
+        })?;
         self.told.push(mv);
         Ok(Answer {
             mv,
@@ -213,17 +263,19 @@ impl Client for Nboard {
         self.process.send("go")?;
         loop {
             let line = self.process.recv(req.deadline, "go")?;
-            let Some(rest) = line.trim().strip_prefix("===") else {
-                continue; // status, search, nodestats, set myname …
-            };
-            let item = rest.split_whitespace().collect::<Vec<_>>().join("/");
-            return parse_move_item(&item)
-                .map(|m| Answer {
-                    mv: m.mv,
-                    eval: m.eval,
-                    line: line.clone(),
-                })
-                .map_err(|_| Fault::Protocol(format!("'{line}' is not a move")));
+            match parse_nboard_reply(&line) {
+                Reading::Skip => continue,
+                Reading::Answer(m) => {
+                    return Ok(Answer {
+                        mv: m.mv,
+                        eval: m.eval,
+                        line,
+                    });
+                }
+                Reading::Bad => {
+                    return Err(Fault::Protocol(format!("{} is not a move", quote(&line))));
+                }
+            }
         }
     }
 }

@@ -14,15 +14,15 @@
 //! who defaulted and why.
 
 use super::client::{Client, MoveRequest, connect};
-use super::process::Fault;
+use super::process::{Fault, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move, Position};
-use crate::format::{GgfGame, GgfMove};
+use crate::format::{GgfGame, GgfMove, Seconds};
 use crate::game::Game;
 use crate::search::{Level, SearchRequest, search};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The level that completes a forfeited game for its score: depth 4, exact at 8
 /// empties (fast, and far better than nothing).
@@ -49,8 +49,8 @@ pub struct GameSetup<'a> {
     pub limits: [&'a EntrantLimits; 2],
     /// The protocol.
     pub proto: Proto,
-    /// Seconds to wait for an answer when no clock bounds the move.
-    pub hang_timeout: f64,
+    /// How long to wait for an answer when no clock bounds the move.
+    pub hang_timeout: Seconds,
 }
 
 /// Who defaulted and why.
@@ -104,15 +104,20 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         .iter()
         .map(|&m| GgfMove::from(m))
         .collect();
-    let mut left = [lb.clock.map(|c| c.main), lw.clock.map(|c| c.main)];
+    let mut left = [
+        lb.clock.map(|c| c.main.get()),
+        lw.clock.map(|c| c.main.get()),
+    ];
     let mut clients: [Option<Box<dyn Client>>; 2] = [None, None];
     let mut forfeit = None;
     for side in [Color::Black, Color::White] {
         let i = side_index(side);
-        let deadline = Instant::now() + Duration::from_secs_f64(setup.hang_timeout);
+        let t0 = Instant::now();
+        let deadline = t0 + setup.hang_timeout.duration();
         match connect(setup.players[i], setup.proto, setup.limits[i], deadline) {
             Ok(c) => clients[i] = Some(c),
             Err(fault) => {
+                let fault = with_wait(fault, setup.hang_timeout.get(), t0);
                 forfeit = Some(Forfeit { loser: side, fault });
                 break;
             }
@@ -128,28 +133,33 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         }
         let i = side_index(pos.side);
         let limits = setup.limits[i];
-        let grace = limits.clock.map_or(0.0, |c| c.grace);
+        let grace = limits.clock.map_or(0.0, |c| c.grace.get());
         let bound = match (left[i], limits.move_time) {
             (Some(l), _) => l.max(0.0) + grace + HANG_MARGIN,
-            (None, Some(t)) => t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 + HANG_MARGIN,
-            (None, None) => setup.hang_timeout,
+            (None, Some(t)) => move_time_limit(t) + HANG_MARGIN,
+            (None, None) => setup.hang_timeout.get(),
         };
         let req = MoveRequest {
             record: &record,
             side: pos.side,
             time_left: left[i],
-            deadline: Instant::now() + Duration::from_secs_f64(bound),
+            // Sums of bounded values: the saturated bound fits an Instant.
+            deadline: Instant::now() + Seconds::saturating(bound).duration(),
         };
         let t0 = Instant::now();
         let client = clients[i].as_mut().expect("both sides are connected");
         let answer = client.genmove(&req);
         let took = t0.elapsed().as_secs_f64();
         let timed = left[i].is_some() || limits.move_time.is_some();
-        let fault = match answer {
+        let fault = match answer.map_err(|f| with_wait(f, bound, t0)) {
             Err(Fault::Hung(why)) if timed => Some(Fault::Time(why)),
             Err(f) => Some(f),
             Ok(a) => match game.play(a.mv) {
-                Err(why) => Some(Fault::Illegal(format!("'{}': {} {why}", a.line, a.mv))),
+                Err(why) => Some(Fault::Illegal(format!(
+                    "{}: {} {why}",
+                    quote(&a.line),
+                    a.mv
+                ))),
                 Ok(()) => {
                     record.moves.push(GgfMove {
                         mv: a.mv,
@@ -171,24 +181,45 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
     finish(record, game, forfeit)
 }
 
+/// A hang (also inside a failure to start) with the limit it broke and the
+/// time waited, from `since`.
+fn with_wait(fault: Fault, limit: f64, since: Instant) -> Fault {
+    let wait = |why: String| {
+        format!(
+            "{why} (limit {limit:.1} s, waited {:.1} s)",
+            since.elapsed().as_secs_f64()
+        )
+    };
+    match fault {
+        Fault::Hung(why) => Fault::Hung(wait(why)),
+        Fault::Start(why) if why.starts_with("hung: ") => Fault::Start(wait(why)),
+        f => f,
+    }
+}
+
 /// Charges `took` seconds to a clock or checks them against a time per move; a
 /// loss on time if over.
 fn over_time(left: &mut Option<f64>, limits: &EntrantLimits, took: f64) -> Option<Fault> {
     if let (Some(l), Some(c)) = (left.as_mut(), limits.clock) {
         *l -= took;
-        if *l < -c.grace {
+        if *l < -c.grace.get() {
             return Some(Fault::Time(format!(
                 "the clock ran out ({:.2} s over)",
-                -*l - c.grace
+                -*l - c.grace.get()
             )));
         }
-        *l += c.increment;
+        *l += c.increment.get();
     } else if let Some(t) = limits.move_time {
-        if took > t + MOVE_TIME_SLACK.0 + t * MOVE_TIME_SLACK.1 {
+        if took > move_time_limit(t) {
             return Some(Fault::Time(format!("{took:.2} s for a move (limit {t} s)")));
         }
     }
     None
+}
+
+/// The longest a move may take under a time per move of `t`, slack included.
+fn move_time_limit(t: Seconds) -> f64 {
+    t.get() + MOVE_TIME_SLACK.0 + t.get() * MOVE_TIME_SLACK.1
 }
 
 /// The result, adjudicating a forfeit.

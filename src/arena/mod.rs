@@ -6,6 +6,10 @@
 //! - [`game`]: one game, with the clocks kept and forfeits adjudicated.
 //! - [`stats`]: Elo with its interval, pentanomial counts, Brightwell Quotient.
 //! - [`report`]: the summaries and the standings table.
+//! - [`games_file`]: the games file, appended game by game under a lock, and
+//!   read back for `--resume`.
+//! - [`signals`]: SIGINT and SIGTERM as messages, for the report so far.
+//! - [`progress`]: the progress bar and the per-game lines on stderr.
 //!
 //! Every pairing of two entrants plays the same games: game `g` uses opening
 //! `g / 2` (cycling through the list), the first-named entrant playing Black in
@@ -16,17 +20,25 @@
 
 pub mod client;
 pub mod game;
+pub mod games_file;
 pub mod openings;
 pub mod process;
 pub mod progress;
 pub mod report;
+pub mod signals;
 pub mod spec;
 pub mod stats;
 
 use crate::game::Game;
+use crossbeam_channel::Receiver;
 use game::{GameOutcome, GameSetup, play_game};
 use spec::{EntrantLimits, EntrantSpec, Proto, SpecError};
+use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The most entrants a tournament takes (2016 pairings).
+pub const MAX_ENTRANTS: usize = 64;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -43,8 +55,8 @@ pub struct MatchConfig {
     pub games_per_pairing: usize,
     /// Games played at once.
     pub concurrency: usize,
-    /// Seconds to wait for an answer when no clock bounds it.
-    pub hang_timeout: f64,
+    /// How long to wait for an answer when no clock bounds it.
+    pub hang_timeout: crate::format::Seconds,
 }
 
 /// A game of the schedule.
@@ -119,12 +131,23 @@ impl GameResult {
     }
 }
 
+impl GameResult {
+    /// Whether `entrant` lost this game by default.
+    pub fn forfeited_by(&self, entrant: usize) -> bool {
+        self.outcome.forfeit.as_ref().is_some_and(|f| {
+            self.game.colours()[usize::from(f.loser == crate::Color::White)] == entrant
+        })
+    }
+}
+
 impl MatchConfig {
     /// Checks the configuration: two or more entrants with distinct names, a
     /// limit per entrant, some openings and games, a positive concurrency.
     pub fn validate(&self) -> Result<(), SpecError> {
-        if self.entrants.len() < 2 {
-            return Err(SpecError("a match needs two or more entrants".into()));
+        if !(2..=MAX_ENTRANTS).contains(&self.entrants.len()) {
+            return Err(SpecError(format!(
+                "a match needs 2 to {MAX_ENTRANTS} entrants"
+            )));
         }
         for (i, e) in self.entrants.iter().enumerate() {
             if e.command.is_empty() {
@@ -143,6 +166,16 @@ impl MatchConfig {
         if self.concurrency == 0 {
             return Err(SpecError("the concurrency must be at least 1".into()));
         }
+        if self.proto == Proto::Nboard
+            && let Some(i) = self.limits.iter().position(|l| l.move_time.is_some())
+        {
+            return Err(SpecError(format!(
+                "NBoard has no time per move (its engines plan from the game clock of \
+                 `set game`): give '{}' a clock (--clock) or a depth (--depth), or its \
+                 time per move on its own command line",
+                self.entrants[i].name
+            )));
+        }
         if self.proto == Proto::Gtp {
             if let Some(i) = self.limits.iter().position(|l| l.depth.is_some()) {
                 return Err(SpecError(format!(
@@ -154,47 +187,109 @@ impl MatchConfig {
         Ok(())
     }
 
-    /// Plays the whole schedule, `concurrency` games at once, calling `on_game`
-    /// (on this thread) as each game ends; returns the games in schedule order.
-    pub fn run(&self, on_game: &mut dyn FnMut(&GameResult)) -> Result<Vec<GameResult>, SpecError> {
+    /// Starts every entrant once and has it answer its set-up commands (within
+    /// the hang timeout), so that a misspelt command fails the match before its
+    /// first game instead of forfeiting every game.
+    pub fn check_entrants(&self) -> Result<(), SpecError> {
+        for (spec, limits) in self.entrants.iter().zip(&self.limits) {
+            let deadline = std::time::Instant::now() + self.hang_timeout.duration();
+            if let Err(f) = client::connect(spec, self.proto, limits, deadline) {
+                return Err(SpecError(format!(
+                    "entrant '{}' {f} (checked before the first game)",
+                    spec.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the games of the schedule not in `done`, `concurrency` at once,
+    /// calling `on_game` (on this thread) as each game ends, in the order they
+    /// end. Returns when every game is played, or at once with the signal's
+    /// number when one arrives on `interrupts` (games still being played are
+    /// then left to their threads, whose results are never reported).
+    pub fn run(
+        &self,
+        done: &HashSet<usize>,
+        interrupts: &Receiver<i32>,
+        on_game: &mut dyn FnMut(&GameResult),
+    ) -> Result<RunEnd, SpecError> {
         self.validate()?;
-        let games = schedule(
+        let games: Vec<Scheduled> = schedule(
             self.entrants.len(),
             self.games_per_pairing,
             self.openings.len(),
-        );
-        let next = AtomicUsize::new(0);
+        )
+        .into_iter()
+        .filter(|g| !done.contains(&g.index))
+        .collect();
+        let games = Arc::new(games);
+        let config = Arc::new(self.clone());
+        let next = Arc::new(AtomicUsize::new(0));
         let (tx, rx) = crossbeam_channel::unbounded();
-        let mut results = Vec::with_capacity(games.len());
-        std::thread::scope(|s| {
-            for _ in 0..self.concurrency.min(games.len()) {
-                let tx = tx.clone();
-                let (next, games) = (&next, &games);
-                s.spawn(move || {
+        for i in 0..self.concurrency.min(games.len()) {
+            let (tx, games, config, next) = (
+                tx.clone(),
+                Arc::clone(&games),
+                Arc::clone(&config),
+                Arc::clone(&next),
+            );
+            std::thread::Builder::new()
+                .name(format!("match-game-{i}"))
+                .spawn(move || {
                     while let Some(&g) = games.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let [b, w] = g.colours();
-                        let outcome = play_game(&GameSetup {
-                            opening: &self.openings[g.opening],
-                            players: [&self.entrants[b], &self.entrants[w]],
-                            limits: [&self.limits[b], &self.limits[w]],
-                            proto: self.proto,
-                            hang_timeout: self.hang_timeout,
-                        });
+                        let outcome = config.play(g);
                         if tx.send(GameResult { game: g, outcome }).is_err() {
                             break;
                         }
                     }
-                });
+                })
+                .map_err(|e| SpecError(format!("cannot start a game thread: {e}")))?;
+        }
+        drop(tx);
+        loop {
+            crossbeam_channel::select! {
+                recv(rx) -> r => match r {
+                    Ok(r) => on_game(&r),
+                    Err(_) => return Ok(RunEnd::Finished),
+                },
+                recv(interrupts) -> sig => {
+                    if let Ok(sig) = sig {
+                        return Ok(RunEnd::Interrupted(sig));
+                    }
+                }
             }
-            drop(tx);
-            for r in rx {
-                on_game(&r);
-                results.push(r);
-            }
-        });
-        results.sort_by_key(|r| r.game.index);
-        Ok(results)
+        }
     }
+
+    /// Plays one game of the schedule.
+    fn play(&self, g: Scheduled) -> GameOutcome {
+        let [b, w] = g.colours();
+        let mut outcome = play_game(&GameSetup {
+            opening: &self.openings[g.opening],
+            players: [&self.entrants[b], &self.entrants[w]],
+            limits: [&self.limits[b], &self.limits[w]],
+            proto: self.proto,
+            hang_timeout: self.hang_timeout,
+        });
+        outcome.record.extra.insert(
+            0,
+            (
+                games_file::GAME_NUMBER_TAG.to_string(),
+                (g.index + 1).to_string(),
+            ),
+        );
+        outcome
+    }
+}
+
+/// How [`MatchConfig::run`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every game was played.
+    Finished,
+    /// A signal (its number) interrupted the match.
+    Interrupted(i32),
 }
 
 #[cfg(test)]

@@ -18,14 +18,18 @@ pub struct PairSummary {
     pub elo: Option<EloEstimate>,
     /// Colour-swapped pairs by the first entrant's points (0, ½, 1, 1½, 2).
     pub pentanomial: [u32; 5],
-    /// The mean disc margin for the first entrant.
-    pub mean_margin: f64,
+    /// The mean disc margin for the first entrant over the games played out
+    /// (forfeits, scored by adjudication, left out); `None` when every game
+    /// was a forfeit.
+    pub mean_margin: Option<f64>,
+    /// Games played out (not forfeited).
+    pub played: usize,
     /// Passes played in all.
     pub passes: usize,
     /// Games that ended with empty squares.
     pub ended_with_empties: usize,
-    /// Games lost by default.
-    pub forfeits: usize,
+    /// Games lost by default by the first and by the second entrant.
+    pub forfeits: [usize; 2],
 }
 
 /// The summary of the games between `first` and `second` (`first < second`).
@@ -37,6 +41,11 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
     let mut wdl = Wdl::default();
     let margins: Vec<i32> = games.iter().filter_map(|r| r.margin_for(first)).collect();
     margins.iter().for_each(|&m| wdl.add(m));
+    let played: Vec<i32> = games
+        .iter()
+        .filter(|r| r.outcome.forfeit.is_none())
+        .filter_map(|r| r.margin_for(first))
+        .collect();
     let points = |m: i32| f64::from(m.signum() + 1) / 2.0;
     // Games 2k and 2k + 1 of a pairing share an opening with colours swapped.
     let pairs = games
@@ -54,11 +63,12 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
         wdl,
         elo: wdl.elo(),
         pentanomial: pentanomial(pair_points),
-        mean_margin: margins.iter().map(|&m| f64::from(m)).sum::<f64>()
-            / margins.len().max(1) as f64,
+        mean_margin: (!played.is_empty())
+            .then(|| played.iter().map(|&m| f64::from(m)).sum::<f64>() / played.len() as f64),
+        played: played.len(),
         passes: games.iter().map(|r| r.outcome.passes).sum(),
         ended_with_empties: games.iter().filter(|r| r.outcome.empties > 0).count(),
-        forfeits: games.iter().filter(|r| r.outcome.forfeit.is_some()).count(),
+        forfeits: [first, second].map(|e| games.iter().filter(|r| r.forfeited_by(e)).count()),
     }
 }
 
@@ -99,10 +109,21 @@ pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
             "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {a}): {}",
             s.pentanomial.map(|c| c.to_string()).join(" ")
         ),
-        format!("  mean disc margin for {a}: {:+.2}", s.mean_margin),
+        match s.mean_margin {
+            Some(m) => format!(
+                "  mean disc margin for {a}: {m:+.2} over {} games played out",
+                s.played
+            ),
+            None => "  mean disc margin: none (every game was forfeited)".to_string(),
+        },
         format!(
-            "  passes: {}, games ending with empties: {}, forfeits: {}",
-            s.passes, s.ended_with_empties, s.forfeits
+            "  passes: {}, games ending with empties: {}, forfeits: {} ({a} {}, {b} {}; \
+             counted as losses, left out of the margin)",
+            s.passes,
+            s.ended_with_empties,
+            s.forfeits[0] + s.forfeits[1],
+            s.forfeits[0],
+            s.forfeits[1]
         ),
     ]
     .join("\n")

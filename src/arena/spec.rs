@@ -1,7 +1,7 @@
 //! The match's command-line vocabulary, parsed by pure functions: entrants
 //! (`NAME=CMD`), the protocol, and per-entrant limits (`[NAME=]VALUE`).
 
-use crate::format::{Clock, parse_clock};
+use crate::format::{Clock, Seconds, parse_clock};
 use std::fmt;
 use std::str::FromStr;
 
@@ -132,8 +132,8 @@ pub struct EntrantLimits {
     /// A fixed depth sent to the engine (NBoard `set depth`); under GTP the
     /// depth or level goes on the entrant's own command line.
     pub depth: Option<u32>,
-    /// Seconds per move.
-    pub move_time: Option<f64>,
+    /// Time per move.
+    pub move_time: Option<Seconds>,
     /// A game clock kept by the runner.
     pub clock: Option<Clock>,
 }
@@ -200,11 +200,10 @@ impl LimitFlags {
             |l, d| l.depth = Some(d),
             &mut out,
         )?;
-        let secs = |v: &str| match v.parse::<f64>() {
-            Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
-            _ => Err(SpecError(format!(
-                "'{v}' is not a positive number of seconds"
-            ))),
+        let secs = |v: &str| match Seconds::parse(v) {
+            Ok(s) if !s.is_zero() => Ok(s),
+            Ok(_) => Err(SpecError(format!("move time '{v}' gives no time"))),
+            Err(e) => Err(SpecError(format!("move time: {e}"))),
         };
         apply(
             &self.move_time,
@@ -216,9 +215,9 @@ impl LimitFlags {
         let clock = |v: &str| {
             let mut c = parse_clock(v).map_err(|e| SpecError(e.to_string()))?;
             if v.split('/').count() < 3 {
-                c.grace = 0.0;
+                c.grace = Seconds::ZERO;
             }
-            if c.main <= 0.0 && c.increment <= 0.0 {
+            if c.main.is_zero() && c.increment.is_zero() {
                 return Err(SpecError(format!("clock '{v}' gives no time")));
             }
             Ok(c)
@@ -274,7 +273,10 @@ mod tests {
         assert_eq!(l[0].depth, Some(4));
         assert_eq!(l[1].depth, Some(6));
         let c = l[0].clock.unwrap();
-        assert_eq!((c.main, c.increment, c.grace), (60.0, 2.0, 0.0));
+        assert_eq!(
+            (c.main.get(), c.increment.get(), c.grace.get()),
+            (60.0, 2.0, 0.0)
+        );
         assert_eq!(l[1].clock, None);
         let bad = |f: LimitFlags| f.resolve(&names).unwrap_err().0;
         assert!(
@@ -296,8 +298,24 @@ mod tests {
                 move_time: vec!["-1".into()],
                 ..Default::default()
             })
-            .contains("seconds")
+            .contains("is not a time in seconds")
         );
+        for huge in ["1e300", "99999999999999999999999"] {
+            assert!(
+                bad(LimitFlags {
+                    move_time: vec![huge.into()],
+                    ..Default::default()
+                })
+                .contains("is not a time in seconds (0 to 31536000)")
+            );
+            assert!(
+                bad(LimitFlags {
+                    clock: vec![huge.into()],
+                    ..Default::default()
+                })
+                .contains("is not a clock")
+            );
+        }
         assert!(
             bad(LimitFlags {
                 move_time: vec!["1".into()],

@@ -16,7 +16,7 @@
 //! on top of these.
 
 use crate::board::Color;
-use crate::format::GgfGame;
+use crate::format::{GgfGame, Seconds};
 use crate::search::TimeLimit;
 use std::time::Duration;
 
@@ -79,18 +79,21 @@ pub fn ggf_remaining(record: &GgfGame, side: Color) -> Option<(Duration, Duratio
         Color::White => record.tw.or(record.ti),
     }?;
     let mut color = record.start.side;
-    let mut left = clock.main;
+    let mut left = clock.main.get();
     for m in &record.moves {
         if color == side {
-            left += clock.increment - m.time.unwrap_or(0.0);
+            left += clock.increment.get() - m.time.unwrap_or(0.0);
         }
         color = color.opposite();
     }
     if left < 0.0 {
-        left += clock.grace;
+        left += clock.grace.get();
     }
-    let secs = |x: f64| Duration::from_secs_f64(if x.is_finite() { x.max(0.0) } else { 0.0 });
-    Some((secs(left), secs(clock.increment)))
+    // Many increments can add up past the largest time value: saturate.
+    Some((
+        Seconds::saturating(left).duration(),
+        clock.increment.duration(),
+    ))
 }
 
 #[cfg(test)]

@@ -5,33 +5,36 @@
 //! 0 and a missing or empty grace period is 120 s, as in NBoard. The writer gives
 //! the main time as `m:ss` or `h:mm:ss` (plain seconds when not a whole number),
 //! then `/increment` if it is not 0 or the grace is not 120 s, then `/grace` if
-//! it is not 120 s: `5:00`, `1:00:00`, `5:00/2`, `5:00/0/30`.
+//! it is not 120 s: `5:00`, `1:00:00`, `5:00/2`, `5:00/0/30`. Each part is a
+//! [`Seconds`] value: one over a year (31 536 000 s) is refused.
 
+use super::seconds::Seconds;
 use super::{ErrorKind, ParseError};
 use std::fmt;
 use std::str::FromStr;
 
-/// A game clock, all times in seconds.
+/// A game clock.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
     /// Main thinking time.
-    pub main: f64,
+    pub main: Seconds,
     /// Time added after each move.
-    pub increment: f64,
+    pub increment: Seconds,
     /// Extra time allowed once the main time is spent.
-    pub grace: f64,
+    pub grace: Seconds,
 }
 
 impl Clock {
     /// NBoard's grace period when a clock gives none: 120 s.
     pub const DEFAULT_GRACE: f64 = 120.0;
 
-    /// A clock of `main` seconds with no increment and the default grace.
-    pub const fn new(main: f64) -> Clock {
+    /// A clock of `main` seconds (brought into range, see
+    /// [`Seconds::saturating`]) with no increment and the default grace.
+    pub fn new(main: f64) -> Clock {
         Clock {
-            main,
-            increment: 0.0,
-            grace: Clock::DEFAULT_GRACE,
+            main: Seconds::saturating(main),
+            increment: Seconds::ZERO,
+            grace: Seconds::saturating(Clock::DEFAULT_GRACE),
         }
     }
 }
@@ -51,10 +54,18 @@ pub fn parse_clock(text: &str) -> Result<Clock, ParseError> {
     if parts.len() > 3 {
         return Err(bad("more than three '/' parts"));
     }
-    let part = |k: usize, default: f64, what: &str| -> Result<f64, ParseError> {
+    let part = |k: usize, default: f64, what: &str| -> Result<Seconds, ParseError> {
         match parts.get(k).map(|p| p.trim()) {
-            None | Some("") => Ok(default),
-            Some(p) => duration(p).ok_or_else(|| bad(&format!("bad {what} '{p}'"))),
+            None | Some("") => Ok(Seconds::saturating(default)),
+            Some(p) => match duration(p) {
+                None => Err(bad(&format!("bad {what} '{p}'"))),
+                Some(t) => Seconds::new(t).ok_or_else(|| {
+                    bad(&format!(
+                        "{what} '{p}' is over {} s (one year)",
+                        Seconds::MAX_SECS
+                    ))
+                }),
+            },
         }
     };
     if parts[0].trim().is_empty() {
@@ -84,7 +95,8 @@ fn duration(text: &str) -> Option<f64> {
 }
 
 /// A duration as `h:mm:ss`, `m:ss` (always when `colon`), or plain seconds.
-fn write_duration(f: &mut fmt::Formatter<'_>, t: f64, colon: bool) -> fmt::Result {
+fn write_duration(f: &mut fmt::Formatter<'_>, t: Seconds, colon: bool) -> fmt::Result {
+    let t = t.get();
     if t.fract() != 0.0 || !(0.0..1e15).contains(&t) {
         return write!(f, "{t}");
     }
@@ -112,8 +124,8 @@ impl fmt::Display for Clock {
     /// The compact form: `5:00`, `1:00:00`, `5:00/2`, `5:00/0/30`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_duration(f, self.main, true)?;
-        let grace = self.grace != Clock::DEFAULT_GRACE;
-        if self.increment != 0.0 || grace {
+        let grace = self.grace.get() != Clock::DEFAULT_GRACE;
+        if !self.increment.is_zero() || grace {
             f.write_str("/")?;
             write_duration(f, self.increment, false)?;
         }
@@ -130,10 +142,11 @@ mod tests {
     use super::*;
 
     fn clock(main: f64, increment: f64, grace: f64) -> Clock {
+        let s = |x| Seconds::new(x).unwrap();
         Clock {
-            main,
-            increment,
-            grace,
+            main: s(main),
+            increment: s(increment),
+            grace: s(grace),
         }
     }
 
@@ -179,6 +192,9 @@ mod tests {
             "-5:00",
             "1e3",
             "5:00/é",
+            "99999999999999999999999",
+            "8761:00:00",
+            "5:00/31536001",
         ] {
             let e = bad.parse::<Clock>().unwrap_err();
             assert_eq!(e.kind, ErrorKind::BadClock);

@@ -405,6 +405,12 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, ParseError> {
     Ok(g)
 }
 
+/// Reads the first GGF record of `text` (after optional whitespace) and
+/// nothing more: whatever follows it, other records or not, is left unread.
+pub fn parse_first_ggf(text: &str) -> Result<GgfGame, ParseError> {
+    parse_record_at(text, skip_ws(text, 0)).map(|(g, _)| g)
+}
+
 /// Reads every GGF record of `text` (separated by optional whitespace, such as
 /// one per line). An error carries the line number, its offset counting from the
 /// start of that line.
@@ -560,9 +566,8 @@ mod tests {
         assert_eq!(
             g.tw,
             Some(Clock {
-                main: 60.0,
-                increment: 1.0,
-                grace: 120.0
+                increment: crate::format::Seconds::new(1.0).unwrap(),
+                ..Clock::new(60.0)
             })
         );
         let out = g.to_string();

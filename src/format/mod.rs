@@ -10,7 +10,8 @@
 //! - [`ggf`]: GGF game records as NBoard sends and writes them;
 //! - [`move_item`]: GGF and NBoard move items (`F5/1.23/0.5`);
 //! - [`clock`]: the GGF clocks (`15:00`, `5:00/2`);
-//! - [`game_type`]: the GGF game types of the `TY` tag (`8`, `8r4`, `8a`).
+//! - [`game_type`]: the GGF game types of the `TY` tag (`8`, `8r4`, `8a`);
+//! - [`seconds`]: the bounded time value every clock and time flag is read into.
 //!
 //! Every parser returns a [`ParseError`] on bad input and never panics, whatever
 //! the bytes; every writer's output parses back to the same value (GGF evals are
@@ -23,15 +24,17 @@ pub mod ggf;
 pub mod move_item;
 pub mod obf;
 pub mod position;
+pub mod seconds;
 pub mod transcript;
 
 use std::fmt;
 
 pub use clock::{Clock, parse_clock};
-pub use ggf::{GgfGame, parse_ggf, parse_ggf_records};
+pub use ggf::{GgfGame, parse_first_ggf, parse_ggf, parse_ggf_records};
 pub use move_item::{GgfMove, parse_move_item};
 pub use obf::{ObfEntry, parse_obf, parse_obf_line};
 pub use position::{parse_board_prefix, write_board_string};
+pub use seconds::{Seconds, SecondsError};
 pub use transcript::{parse_transcript, parse_variant_transcript, write_transcript};
 
 /// What kind of mistake a [`ParseError`] reports.

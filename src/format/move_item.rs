@@ -3,11 +3,12 @@
 //!
 //! MOVE is a square in any case, a prefix of `PASS` of two letters or more, `PS`
 //! or `--`. EVAL (in discs, from the mover's point of view) may be empty and may
-//! use a decimal comma; TIME (seconds) is a non-negative number, possibly in
+//! use a decimal comma; TIME (seconds) is a number from 0 to a year ([`Seconds`]), possibly in
 //! Java's exponent form (`1.0E-4`). The writer gives the move in upper case, the
 //! eval with two decimals (as NBoard writes it) and the time in Rust's shortest
 //! round-trip form: `F5`, `F5/0.00`, `D6//15.309000000000001`.
 
+use super::seconds::Seconds;
 use super::{ErrorKind, ParseError};
 use crate::board::{Move, Square};
 use std::fmt;
@@ -73,7 +74,7 @@ pub fn parse_move_item(text: &str) -> Result<GgfMove, ParseError> {
         let clean = p.replace(',', ".");
         let ok = clean.bytes().all(|b| b"0123456789.+-eE".contains(&b));
         match clean.parse::<f64>() {
-            Ok(x) if ok && x.is_finite() && (k == 1 || x >= 0.0) => Ok(Some(x)),
+            Ok(x) if ok && x.is_finite() && (k == 1 || Seconds::new(x).is_some()) => Ok(Some(x)),
             _ => Err(err(
                 ErrorKind::BadNumber,
                 format!("'{p}' in move item '{text}' is not {what}"),

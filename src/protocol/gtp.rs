@@ -18,7 +18,8 @@ use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move};
 use crate::engine::time::{budget, byoyomi_budget};
 use crate::engine::{Event, Job};
-use crate::format::parse_ggf_records;
+use crate::format::{Seconds, parse_first_ggf};
+use crate::input::read_regular_file;
 use crate::search::TimeLimit;
 use crate::variant::Variant;
 use std::time::{Duration, Instant};
@@ -65,7 +66,9 @@ impl Gtp {
     /// The time for `color`'s next move, from its clock.
     fn budget(&self, color: Color, empties: u32) -> Option<TimeLimit> {
         let c = self.clocks[side(color)]?;
-        let secs = |x: f64| Duration::from_secs_f64(x.max(0.0));
+        // The clock's seconds were in range when set; what is left after moves
+        // is at most that, and may be negative.
+        let secs = |x: f64| Seconds::saturating(x).duration();
         Some(match (c.stones, self.byoyomi) {
             (0, Some((period, stones))) if c.left <= 0.0 => byoyomi_budget(secs(period), stones),
             (0, _) => budget(secs(c.left), Duration::ZERO, empties),
@@ -211,6 +214,7 @@ impl Gtp {
             },
             Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&vpos, false).join("\n")))),
             Command::TimeSettings(main, period, stones) => {
+                let (main, period) = (main.get(), period.get());
                 if period > 0.0 && stones == 0 {
                     // The spec's way of saying: no time limit.
                     self.byoyomi = None;
@@ -233,6 +237,7 @@ impl Gtp {
                 ok("")
             }
             Command::TimeLeft(color, left, stones) => {
+                let left = left.get();
                 self.clocks[side(color)] = Some(SideClock { left, stones });
                 ok("")
             }
@@ -347,25 +352,14 @@ fn rules_board(pos: &crate::Position) -> String {
 /// against `loadsgf /dev/zero`.
 const MAX_FILE: u64 = 16 << 20;
 
-/// The text of `file`, if it is at most [`MAX_FILE`] bytes.
-fn read_small(file: &str) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(file)?
-        .take(MAX_FILE + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_FILE {
-        return Err(std::io::Error::other("larger than 16 MiB"));
-    }
-    Ok(text)
-}
-
 /// `loadsgf`: the first GGF record of `file`, up to (not including) move
 /// `number`; the table is cleared.
 fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, String> {
-    let text = read_small(file).map_err(|e| format!("cannot load file: {e}"))?;
-    let records = parse_ggf_records(&text).map_err(|e| format!("cannot load file: {e}"))?;
-    let first = records.first().ok_or("cannot load file: no GGF record")?;
+    // A FIFO or a device is refused without blocking the protocol thread.
+    let text = read_regular_file(std::path::Path::new(file), MAX_FILE)
+        .map_err(|e| format!("cannot load file: {e}"))?;
+    // Only the first record is used, so only it is read.
+    let first = parse_first_ggf(&text).map_err(|e| format!("cannot load file: {e}"))?;
     let mut game = first
         .to_variant_game(cx.engine.settings().variant)
         .map_err(|_| "cannot load file: illegal move")?;
@@ -401,7 +395,8 @@ impl Handler for Gtp {
     }
 
     fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow {
-        let Some(p) = self.pending.take_if(|_| event.is_last()) else {
+        // Kept until answered: a failure on the way is answered with its id.
+        let Some(p) = self.pending.clone().filter(|_| event.is_last()) else {
             return Flow::Continue;
         };
         let result = match event {
@@ -420,12 +415,22 @@ impl Handler for Gtp {
             }
             _ => return Flow::Continue,
         };
+        self.pending = None;
         Self::respond(cx, p.id.as_deref(), result);
         Flow::Continue
     }
 
-    fn error(&mut self, what: &str, cx: &mut Ctx) {
-        Self::respond(cx, None, Err(what.to_string()));
+    fn error(&mut self, line: Option<&str>, what: &str, cx: &mut Ctx) {
+        // The failing command's id: from its line, or the genmove's whose
+        // search event failed to be reported.
+        let id = match line {
+            Some(l) => parse::leading_id(l),
+            None => match self.pending.take() {
+                Some(p) => p.id,
+                None => return,
+            },
+        };
+        Self::respond(cx, id.as_deref(), Err(what.to_string()));
     }
 }
 

@@ -11,6 +11,8 @@
 //!   While a job runs, input is queued in order and run once the job's last
 //!   event is out: so every line of an earlier request precedes the answer to a
 //!   later one (NBoard's `pong` comes after the aborted search's last line).
+//!   The queue is bounded ([`MAX_QUEUED`] bytes): a line past the bound is
+//!   refused and answered in its turn with the dialect's error.
 //! - Interrupting lines: NBoard `ping`, `stop`, `quit`; GTP `quit` (GTP is
 //!   synchronous, so other commands wait); console `stop`, and `quit` when stdin
 //!   is a terminal. End of input interrupts in NBoard and GTP and ends the
@@ -31,7 +33,7 @@ pub use script::{ScriptOptions, ScriptRun, run_bytes};
 pub use select::Selector;
 
 use crate::engine::{Engine, EngineError, Event, Settings};
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, select};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, IsTerminal, Write};
@@ -41,6 +43,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Longer input lines are cut to this many bytes and answered with an error.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// Input queued while a job runs is bounded: a line that would take the queue
+/// past this many bytes (each line counting its length plus
+/// `QUEUED_LINE_COST` (64)) is refused, answered in its turn with an error.
+pub const MAX_QUEUED: usize = 4 << 20;
+
+/// What a queued line costs beyond its text (its slot and bookkeeping), so that
+/// many short lines are bounded too.
+const QUEUED_LINE_COST: usize = 64;
+
+/// A refused line keeps this many bytes of its start (enough for a GTP id).
+const REFUSED_KEEP: usize = 32;
+
+/// Lines in flight from the reader thread to the protocol thread. When even
+/// refused lines fill the queue to twice [`MAX_QUEUED`], the protocol thread
+/// stops taking input until the job ends, and the reader waits on this channel
+/// (it has raised the stop flag for any interrupt it read).
+const INPUT_CHANNEL: usize = 16;
 
 /// A protocol dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,7 +133,35 @@ pub(crate) struct Line {
     text: String,
     dialect: Dialect,
     interrupt: bool,
-    too_long: bool,
+    refused: Option<Refusal>,
+}
+
+/// Why a line was refused unread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// Longer than [`MAX_LINE`].
+    TooLong,
+    /// Over the bound of input queued during a job ([`MAX_QUEUED`]).
+    QueueFull,
+}
+
+impl Line {
+    /// What the line costs in the queue.
+    fn cost(&self) -> usize {
+        self.text.len() + QUEUED_LINE_COST
+    }
+
+    /// The line refused for `why`, keeping only its start.
+    fn refuse(mut self, why: Refusal) -> Line {
+        let mut end = self.text.len().min(REFUSED_KEEP);
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.truncate(end);
+        self.text.shrink_to_fit();
+        self.refused = Some(why);
+        self
+    }
 }
 
 /// What the reader forwards.
@@ -188,7 +236,12 @@ fn read_input(
             text,
             dialect,
             interrupt,
-            too_long,
+            refused: None,
+        };
+        let line = if too_long {
+            line.refuse(Refusal::TooLong)
+        } else {
+            line
         };
         if tx.send(Input::Line(line)).is_err() {
             return;
@@ -315,9 +368,11 @@ pub(crate) trait Handler {
     fn line(&mut self, line: &str, cx: &mut Ctx) -> Flow;
     /// Reports one event of a job this handler started.
     fn event(&mut self, event: &Event, cx: &mut Ctx) -> Flow;
-    /// Answers a line that was too long to read, or a command that failed
-    /// unexpectedly (`what` says which).
-    fn error(&mut self, what: &str, cx: &mut Ctx);
+    /// Answers a line that was refused unread (too long, or over the queue's
+    /// bound) or a command or event that failed unexpectedly (`what` says
+    /// which); `line` is the line at fault (its start, for a refused line), or
+    /// `None` when an event failed.
+    fn error(&mut self, line: Option<&str>, what: &str, cx: &mut Ctx);
 }
 
 /// The three handlers; their state persists across switches.
@@ -359,7 +414,7 @@ pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     }
     let stdin = std::io::stdin();
     let terminal = stdin.is_terminal();
-    let (tx, rx) = unbounded();
+    let (tx, rx) = bounded(INPUT_CHANNEL);
     let stop = engine.stop_flag();
     let selector = Selector::new(options.protocol).announcing();
     std::thread::Builder::new()
@@ -403,6 +458,7 @@ fn install_panic_hook() {
 fn guarded(
     handler: &mut dyn Handler,
     cx: &mut Ctx,
+    line: Option<&str>,
     f: impl FnOnce(&mut dyn Handler, &mut Ctx) -> Flow,
 ) -> Flow {
     match catch_unwind(AssertUnwindSafe(|| f(&mut *handler, &mut *cx))) {
@@ -413,7 +469,7 @@ fn guarded(
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            handler.error(&format!("internal error: {msg}"), cx);
+            handler.error(line, &format!("internal error: {msg}"), cx);
             Flow::Continue
         }
     }
@@ -441,6 +497,8 @@ pub(crate) fn run_loop(
     };
     let mut current = Dialect::Console;
     let mut pending: VecDeque<Input> = VecDeque::new();
+    // What `pending` holds, in bytes as [`Line::cost`] counts them.
+    let mut queued = 0;
     let never = crossbeam_channel::never();
     let mut input_open = true;
     if terminal {
@@ -453,6 +511,9 @@ pub(crate) fn run_loop(
             let Some(item) = pending.pop_front() else {
                 break;
             };
+            if let Input::Line(l) = &item {
+                queued -= l.cost();
+            }
             let mut cx = Ctx::new(&mut *engine, &mut out, session, false);
             if process(item, &mut handlers, &mut current, &mut cx) == Flow::Quit {
                 return;
@@ -462,7 +523,11 @@ pub(crate) fn run_loop(
             engine.stop();
             return;
         }
-        let source = if input_open { input } else { &never };
+        let source = if input_open && queued < 2 * MAX_QUEUED {
+            input
+        } else {
+            &never
+        };
         select! {
             recv(source) -> msg => {
                 let item = msg.unwrap_or(Input::Eof(current));
@@ -478,9 +543,21 @@ pub(crate) fn run_loop(
                     }
                 }
                 if engine.is_busy() || !pending.is_empty() {
-                    if matches!(&item, Input::Line(l) if l.interrupt) {
-                        engine.stop();
-                    }
+                    let item = match item {
+                        Input::Line(l) => {
+                            if l.interrupt {
+                                engine.stop();
+                            }
+                            let l = if queued + l.cost() > MAX_QUEUED && !l.interrupt {
+                                l.refuse(Refusal::QueueFull)
+                            } else {
+                                l
+                            };
+                            queued += l.cost();
+                            Input::Line(l)
+                        }
+                        eof => eof,
+                    };
                     pending.push_back(item);
                 } else {
                     let mut cx = Ctx::new(&mut *engine, &mut out, session, false);
@@ -496,7 +573,7 @@ pub(crate) fn run_loop(
                     .iter()
                     .any(|i| matches!(i, Input::Line(l) if l.interrupt));
                 let mut cx = Ctx::new(&mut *engine, &mut out, session, stop_queued);
-                let flow = guarded(handlers.get(current), &mut cx, |h, cx| h.event(&ev, cx));
+                let flow = guarded(handlers.get(current), &mut cx, None, |h, cx| h.event(&ev, cx));
                 if flow == Flow::Quit {
                     return;
                 }
@@ -515,14 +592,20 @@ fn process(item: Input, handlers: &mut Handlers, current: &mut Dialect, cx: &mut
     *current = line.dialect;
     interrupt::reset();
     let handler = handlers.get(line.dialect);
-    if line.too_long {
-        handler.error(
-            &format!("line too long (over {MAX_LINE} bytes), ignored"),
-            cx,
-        );
+    if let Some(why) = line.refused {
+        let what = match why {
+            Refusal::TooLong => format!("line too long (over {MAX_LINE} bytes), ignored"),
+            Refusal::QueueFull => format!(
+                "busy: over {} MiB of input queued during a search, line ignored",
+                MAX_QUEUED >> 20
+            ),
+        };
+        handler.error(Some(&line.text), &what, cx);
         return Flow::Continue;
     }
-    guarded(handler, cx, |h, cx| h.line(&line.text, cx))
+    guarded(handler, cx, Some(&line.text), |h, cx| {
+        h.line(&line.text, cx)
+    })
 }
 
 /// For tests: runs the loop over `input` (a whole script) and returns what it

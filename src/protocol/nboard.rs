@@ -454,8 +454,23 @@ impl Handler for NBoard {
         Flow::Continue
     }
 
-    fn error(&mut self, what: &str, cx: &mut Ctx) {
+    fn error(&mut self, line: Option<&str>, what: &str, cx: &mut Ctx) {
         cx.out.line(&format!("status {what}"));
+        // A `go` is always answered with a move, so that a GUI never waits for
+        // ever: one that failed before its search started, or whose search's
+        // last event failed to be reported, gets the first legal move.
+        let since = match (line.map(parse), &self.running) {
+            (Some(Ok(Command::Go)), None) if !cx.engine.is_busy() => Instant::now(),
+            (None, Some(Running::Go { since, .. })) => *since,
+            _ => return,
+        };
+        self.running = None;
+        let pos = cx.engine.variant_position();
+        if pos.must_pass() {
+            cx.out.line("=== PA");
+        } else if let Some(&mv) = pos.legal_moves().first() {
+            cx.out.line(&format_move(mv, 0, since.elapsed()));
+        }
     }
 }
 

@@ -105,7 +105,7 @@ fn lines_are_read_whole_or_cut() {
 
 #[test]
 fn the_reader_raises_stop_before_forwarding_and_tags_lines() {
-    let (tx, rx) = unbounded();
+    let (tx, rx) = crossbeam_channel::unbounded();
     let stop = AtomicBool::new(false);
     read_input(
         &b"nboard 2\r\nping 3\n\xff\n"[..],
@@ -121,7 +121,7 @@ fn the_reader_raises_stop_before_forwarding_and_tags_lines() {
             text: text.to_string(),
             dialect: Dialect::NBoard,
             interrupt,
-            too_long: false,
+            refused: None,
         })
     };
     assert_eq!(
@@ -291,4 +291,89 @@ fn random_lines_never_break_the_loop() {
         let out = run_script(settings("1"), forced, &script);
         assert!(!out.contains("internal error"), "{script}\n---\n{out}");
     }
+}
+
+/// Input queued during a search is bounded in bytes: the lines past
+/// [`MAX_QUEUED`] are answered in their turn with the documented error, ids
+/// kept; the queued `quit` still stops the search.
+#[test]
+fn queued_input_is_bounded_in_bytes() {
+    let filler = "x".repeat(500_000);
+    let mut script = String::from("1 mollett-level 24\n2 genmove b\n");
+    for id in 10..20 {
+        script.push_str(&format!("{id} known_command {filler}\n"));
+    }
+    script.push_str("30 quit\n");
+    let out = run_script(settings("1"), Some(Dialect::Gtp), &script);
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 13, "{out}");
+    assert!(answers[1].starts_with("=2 "), "{}", answers[1]);
+    // 8 lines of 500 kB fit in 4 MiB; the ninth does not.
+    for (k, a) in answers[2..12].iter().enumerate() {
+        let id = 10 + k;
+        if k < 8 {
+            assert_eq!(*a, format!("={id} false"));
+        } else {
+            assert_eq!(
+                *a,
+                format!("?{id} busy: over 4 MiB of input queued during a search, line ignored")
+            );
+        }
+    }
+    assert_eq!(answers[12], "=30");
+}
+
+/// A writer the test can read back.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a handler's `error` writes for a failed `line` (`None`: an event).
+fn error_reply(handler: &mut dyn Handler, line: Option<&str>) -> String {
+    let mut engine = Engine::new(settings("1")).unwrap();
+    let buf = Captured::default();
+    let mut out = Output::new(Box::new(buf.clone()));
+    let mut cx = Ctx {
+        engine: &mut engine,
+        out: &mut out,
+        terminal: false,
+    };
+    handler.error(line, "internal error: boom", &mut cx);
+    String::from_utf8(buf.0.lock().unwrap().clone()).unwrap()
+}
+
+/// An internal error still answers in the dialect's framing: GTP with the
+/// command's id, NBoard's `go` with a move (the first legal one).
+#[test]
+fn internal_errors_keep_the_framing() {
+    let mut g = gtp::Gtp::default();
+    assert_eq!(
+        error_reply(&mut g, Some("17 genmove b")),
+        "?17 internal error: boom\n\n"
+    );
+    assert_eq!(
+        error_reply(&mut g, Some("genmove b")),
+        "? internal error: boom\n\n"
+    );
+    // An event with no genmove waiting has nobody to answer.
+    assert_eq!(error_reply(&mut g, None), "");
+    let mut nb = nboard::NBoard::default();
+    let reply = error_reply(&mut nb, Some("go"));
+    let lines: Vec<&str> = reply.lines().collect();
+    assert_eq!(lines[0], "status internal error: boom");
+    assert!(lines[1].starts_with("=== D3/0.00/"), "{reply}");
+    assert_eq!(
+        error_reply(&mut nb, Some("hint 3")),
+        "status internal error: boom\n"
+    );
 }

@@ -48,7 +48,7 @@ struct GameClock {
 
 impl GameClock {
     fn new(clock: Clock) -> GameClock {
-        let main = Duration::from_secs_f64(clock.main.max(0.0));
+        let main = clock.main.duration();
         GameClock {
             clock,
             left: [main; 2],
@@ -124,7 +124,7 @@ impl Console {
     fn go(&mut self, cx: &mut Ctx) {
         let pos = cx.engine.position();
         let time = self.clock.map(|c| {
-            let inc = Duration::from_secs_f64(c.clock.increment.max(0.0));
+            let inc = c.clock.increment.duration();
             budget(c.left[GameClock::index(pos.side)], inc, pos.board.empties())
         });
         self.start(Job::Go { time }, Running::Go, cx);
@@ -362,7 +362,7 @@ impl Handler for Console {
                         let side = cx.engine.position().side;
                         if let Some(c) = self.clock.as_mut() {
                             let left = &mut c.left[GameClock::index(side)];
-                            let inc = Duration::from_secs_f64(c.clock.increment.max(0.0));
+                            let inc = c.clock.increment.duration();
                             *left = left.saturating_sub(f.elapsed) + inc;
                         }
                         let _ = cx.engine.play(mv);
@@ -393,7 +393,7 @@ impl Handler for Console {
         Flow::Continue
     }
 
-    fn error(&mut self, what: &str, cx: &mut Ctx) {
+    fn error(&mut self, _line: Option<&str>, what: &str, cx: &mut Ctx) {
         Self::error(cx, what);
     }
 }

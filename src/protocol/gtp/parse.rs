@@ -2,6 +2,7 @@
 
 use super::super::text::parse_color;
 use crate::board::{Color, Move};
+use crate::format::Seconds;
 use crate::search::Level;
 use crate::variant::Variant;
 
@@ -37,9 +38,9 @@ pub enum Command {
     /// `showboard`.
     Showboard,
     /// `time_settings MAIN BYO_TIME BYO_STONES` (seconds).
-    TimeSettings(f64, f64, u32),
+    TimeSettings(Seconds, Seconds, u32),
     /// `time_left COLOUR SECONDS STONES`.
-    TimeLeft(Color, f64, u32),
+    TimeLeft(Color, Seconds, u32),
     /// `final_score`.
     FinalScore,
     /// `loadsgf FILE [MOVE_NUMBER]`: a GGF file (the first record).
@@ -98,11 +99,8 @@ fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
     s.parse().map_err(|_| format!("'{s}' is not {what}"))
 }
 
-fn seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        _ => Err(format!("'{s}' is not a time in seconds")),
-    }
+fn seconds(s: &str) -> Result<Seconds, String> {
+    Seconds::parse(s).map_err(|e| e.to_string())
 }
 
 /// An optional single argument.
@@ -331,6 +329,17 @@ pub fn parse(line: &str) -> Option<Request> {
         },
     };
     Some(Request { id, command })
+}
+
+/// The id a line starts with, if any (for answering a line that failed or was
+/// refused unread).
+pub(crate) fn leading_id(line: &str) -> Option<String> {
+    let clean = preprocess(line);
+    let first = clean.split_whitespace().next()?;
+    first
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| first.to_string())
 }
 
 /// Whether a command can select GTP from an undecided console: any GTP

@@ -2,6 +2,10 @@
 
 use super::*;
 
+fn secs(x: f64) -> Seconds {
+    Seconds::new(x).unwrap()
+}
+
 fn cmd(line: &str) -> Result<Command, Error> {
     parse(line).expect("not blank").command
 }
@@ -50,11 +54,11 @@ fn parses_every_command_with_its_arguments() {
     assert_eq!(cmd("komi 6.5"), Ok(Command::Komi));
     assert_eq!(
         cmd("time_settings 300 0 0"),
-        Ok(Command::TimeSettings(300.0, 0.0, 0))
+        Ok(Command::TimeSettings(secs(300.0), Seconds::ZERO, 0))
     );
     assert_eq!(
         cmd("time_left b 12.5 3"),
-        Ok(Command::TimeLeft(Color::Black, 12.5, 3))
+        Ok(Command::TimeLeft(Color::Black, secs(12.5), 3))
     );
     assert_eq!(
         cmd("loadsgf g.ggf 12"),
@@ -89,7 +93,15 @@ fn refusals_name_the_problem() {
         ("komi lots", "syntax error: 'lots' is not a komi"),
         (
             "time_left b -1 0",
-            "syntax error: '-1' is not a time in seconds",
+            "syntax error: '-1' is not a time in seconds (0 to 31536000)",
+        ),
+        (
+            "time_settings 1e20 0 0",
+            "syntax error: '1e20' is not a time in seconds (0 to 31536000)",
+        ),
+        (
+            "time_settings 0 0 99999999999",
+            "syntax error: '99999999999' is not",
         ),
         ("mollett-level 99", "syntax error: '99' is not a level"),
         ("name please", "syntax error: expected 0 argument(s), got 1"),

@@ -1,0 +1,257 @@
+//! The games file of a match: each game appended as it ends, one whole GGF
+//! record per line and per write, under an advisory lock; and the games of an
+//! earlier run read back, for `--resume`.
+//!
+//! - The file is opened for appending and locked (`flock`, exclusive, without
+//!   waiting): a second match on the same file is refused at once, so records
+//!   are never torn by two writers.
+//! - An existing file that holds anything is never truncated unless asked
+//!   ([`Existing::Overwrite`]); without it and without [`Existing::Resume`] it is
+//!   an error.
+//! - A record is written with one `write_all` of the whole line; should that
+//!   fail (a full disk), the file is cut back to its previous length, so it
+//!   holds only whole records.
+//! - Each record carries its game's number in the schedule as `RO[N]`
+//!   (1-based, as the report numbers games), which [`resumed_games`] uses.
+
+use super::game::{Forfeit, GameOutcome, complete};
+use super::process::Fault;
+use super::{GameResult, MatchConfig, schedule};
+use crate::board::{Color, Move};
+use crate::format::{GgfGame, parse_ggf};
+use crate::input::{MAX_TEXT, read_text};
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// What to do with a games file that already holds games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse it (the default: finished games are never thrown away).
+    Refuse,
+    /// Empty it first (`--overwrite`).
+    Overwrite,
+    /// Keep its games and play the rest of the match (`--resume`).
+    Resume,
+}
+
+/// An open, locked games file.
+pub struct GamesFile {
+    file: File,
+    path: PathBuf,
+    /// Its length after the last whole record.
+    len: u64,
+}
+
+/// The GGF tag holding a record's game number.
+pub const GAME_NUMBER_TAG: &str = "RO";
+
+impl GamesFile {
+    /// Opens (creating) and locks `path`, checking up front that it can be
+    /// written; returns it with the text it already holds when resuming, and a
+    /// note if a torn last line was dropped. Every error names the file.
+    pub fn open(path: &Path, existing: Existing) -> Result<(GamesFile, String), String> {
+        let name = path.display();
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+        {
+            return Err(format!("games file {name} is not a regular file"));
+        }
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot open games file {name}: {e}"))?;
+        lock(&file).map_err(|e| format!("games file {name}: {e}"))?;
+        let len = file
+            .metadata()
+            .map_err(|e| format!("games file {name}: {e}"))?
+            .len();
+        let mut games = GamesFile {
+            file,
+            path: path.to_path_buf(),
+            len,
+        };
+        let text = match existing {
+            Existing::Refuse if len > 0 => {
+                return Err(format!(
+                    "games file {name} already holds games: --resume continues that match, \
+                     --overwrite replaces it"
+                ));
+            }
+            Existing::Refuse => String::new(),
+            Existing::Overwrite => {
+                games.cut(0)?;
+                String::new()
+            }
+            Existing::Resume => games.read_whole()?,
+        };
+        Ok((games, text))
+    }
+
+    /// The file's whole records; a torn last line (no newline) is cut off.
+    fn read_whole(&mut self) -> Result<String, String> {
+        let name = self.path.display().to_string();
+        self.file
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| format!("cannot read games file {name}: {e}"))?;
+        let mut text = read_text(&self.file, MAX_TEXT)
+            .map_err(|e| format!("cannot read games file {name}: {e}"))?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            let keep = text.rfind('\n').map_or(0, |i| i + 1);
+            eprintln!(
+                "mollett: games file {name}: its last line was cut short ({} bytes), dropped",
+                text.len() - keep
+            );
+            text.truncate(keep);
+            self.cut(keep as u64)?;
+        }
+        Ok(text)
+    }
+
+    /// Cuts the file to `len` bytes.
+    fn cut(&mut self, len: u64) -> Result<(), String> {
+        self.file
+            .set_len(len)
+            .map_err(|e| format!("cannot truncate games file {}: {e}", self.path.display()))?;
+        self.len = len;
+        Ok(())
+    }
+
+    /// Appends `record` as one line in one write; on failure the file is cut
+    /// back to its last whole record and the error names the file.
+    pub fn append(&mut self, record: &GgfGame) -> Result<(), String> {
+        let line = format!("{record}\n");
+        match self.file.write_all(line.as_bytes()) {
+            Ok(()) => {
+                self.len += line.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.file.set_len(self.len);
+                Err(format!(
+                    "cannot write to games file {}: {e}",
+                    self.path.display()
+                ))
+            }
+        }
+    }
+}
+
+/// Takes the file's advisory lock, exclusive, without waiting.
+fn lock(file: &File) -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: `flock` on a descriptor this `File` owns and keeps open.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(if e.kind() == std::io::ErrorKind::WouldBlock {
+                "another match is writing it (it is locked)".to_string()
+            } else {
+                format!("cannot lock it: {e}")
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+    Ok(())
+}
+
+/// The games of `text` (a games file of this match), checked against the
+/// match: each record's game number, players and opening must be those of the
+/// schedule, and no game may appear twice.
+pub fn resumed_games(text: &str, config: &MatchConfig) -> Result<Vec<GameResult>, String> {
+    let games = schedule(
+        config.entrants.len(),
+        config.games_per_pairing,
+        config.openings.len(),
+    );
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: String| format!("line {}: {why}", n + 1);
+        let record = parse_ggf(line).map_err(|e| bad(e.to_string()))?;
+        let number = record
+            .extra
+            .iter()
+            .find(|(t, _)| t == GAME_NUMBER_TAG)
+            .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+            .filter(|&k| k >= 1 && k <= games.len())
+            .ok_or_else(|| {
+                bad(format!(
+                    "no game number {GAME_NUMBER_TAG}[1..{}] of this match",
+                    games.len()
+                ))
+            })?;
+        let g = games[number - 1];
+        let [b, w] = g.colours();
+        let names = [&config.entrants[b].name, &config.entrants[w].name];
+        if record.pb.as_ref() != Some(names[0]) || record.pw.as_ref() != Some(names[1]) {
+            return Err(bad(format!(
+                "game {number} is between {} and {} in this match",
+                names[0], names[1]
+            )));
+        }
+        let opening = &config.openings[g.opening].moves;
+        let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+        if !moves.starts_with(opening) {
+            return Err(bad(format!("game {number} has another opening")));
+        }
+        if !seen.insert(number) {
+            return Err(bad(format!("game {number} appears twice")));
+        }
+        let outcome = outcome_of(record).map_err(bad)?;
+        out.push(GameResult { game: g, outcome });
+    }
+    Ok(out)
+}
+
+/// A finished game's outcome from its record: the margin from `RE`, a forfeit
+/// from `RE`'s suffix and the `CO` comment the runner wrote.
+fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
+    let re = record.re.as_deref().ok_or("no result RE[..]")?;
+    let (score, suffix) = re.split_once(':').unwrap_or((re, ""));
+    let margin: i32 = score
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{re}' is not a result"))?;
+    let game = record
+        .to_game()
+        .map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
+    let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
+    let end = game.position();
+    let (forfeit, empties) = if suffix.is_empty() {
+        if !end.board.is_game_over() || end.final_score_black() != margin {
+            return Err(format!("RE[{re}] is not the end of its moves"));
+        }
+        (None, end.board.empties())
+    } else {
+        // The side that defaulted is the one the adjudicated margin is against.
+        let loser = if margin < 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let comment = record
+            .extra
+            .iter()
+            .find(|(t, _)| t == "CO")
+            .map_or("", |(_, v)| v.as_str());
+        let fault = Fault::from_comment(comment, suffix == "t");
+        (Some(Forfeit { loser, fault }), complete(end).1)
+    };
+    Ok(GameOutcome {
+        record,
+        margin,
+        passes,
+        empties,
+        forfeit,
+    })
+}

@@ -1,0 +1,109 @@
+//! Every file and stdin read is bounded and never blocks the engine: GTP
+//! `loadsgf` of a FIFO is refused at once (and `quit` still works), `loadsgf`
+//! and `analyze` read only the first record of a file, and oversized inputs
+//! (`analyze -`, `match --openings`) are refused with the size.
+
+mod common;
+use common::{Engine, Scratch, ggf, gtp_response};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mollett");
+
+/// A file of two records: a good one, then one with an illegal move.
+fn two_records(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("two.ggf");
+    let good = ggf("B[F5]W[F6]");
+    let bad = ggf("B[A1]");
+    std::fs::write(&path, format!("{good}\n{bad}\n")).unwrap();
+    path
+}
+
+#[test]
+fn loadsgf_reads_only_the_first_record_and_refuses_a_fifo_at_once() {
+    let dir = Scratch::new("bounded-loadsgf");
+    let two = two_records(&dir);
+    let fifo = dir.join("f.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut e = Engine::spawn(&["--protocol", "gtp"]);
+    e.send(&format!("1 loadsgf {}", two.display()));
+    assert_eq!(gtp_response(&mut e), ["=1"]);
+    e.send("2 gogui-rules_side_to_move");
+    assert_eq!(gtp_response(&mut e), ["=2 black"]);
+    let t0 = Instant::now();
+    e.send(&format!("3 loadsgf {}", fifo.display()));
+    assert_eq!(
+        gtp_response(&mut e),
+        ["?3 cannot load file: not a regular file"]
+    );
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    // A regular file over 16 MiB (sparse) is refused with its size.
+    let big = dir.join("big.ggf");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    e.send(&format!("5 loadsgf {}", big.display()));
+    assert_eq!(
+        gtp_response(&mut e),
+        ["?5 cannot load file: larger than 16 MiB"]
+    );
+    e.send("4 quit");
+    assert_eq!(gtp_response(&mut e), ["=4"]);
+}
+
+/// Runs `mollett ARGS` with `input` on stdin: exit status and stderr.
+fn run_with_stdin(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The reader may stop early: a broken pipe is expected then.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn analyze_reads_the_first_record_and_bounds_stdin() {
+    let dir = Scratch::new("bounded-analyze");
+    let two = two_records(&dir);
+    let out = Command::new(BIN)
+        .args(["analyze", &two.display().to_string(), "--level", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let big = vec![b' '; (64 << 20) + 1];
+    let (code, err) = run_with_stdin(&["analyze", "-"], &big);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+}
+
+#[test]
+fn match_openings_are_bounded() {
+    let out = Command::new(BIN)
+        .args(["match", "--engine", "a=x", "--engine", "b=y"])
+        .args(["--openings", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read /dev/zero: larger than 64 MiB"),
+        "{err}"
+    );
+}
