@@ -347,6 +347,8 @@ fn error_reply(handler: &mut dyn Handler, line: Option<&str>) -> String {
         engine: &mut engine,
         out: &mut out,
         terminal: false,
+        progress: false,
+        stop_queued: false,
     };
     handler.error(line, "internal error: boom", &mut cx);
     String::from_utf8(buf.0.lock().unwrap().clone()).unwrap()

@@ -79,7 +79,7 @@ fn modes_times_clocks_and_files() {
     let Ok(Command::Clock(Some(Some(c)))) = parse("clock 5:00/2") else {
         panic!()
     };
-    assert_eq!((c.main, c.increment), (300.0, 2.0));
+    assert_eq!((c.main.get(), c.increment.get()), (300.0, 2.0));
     assert_eq!(
         parse("load my game.ggf"),
         Ok(Command::Load("my game.ggf".into()))
