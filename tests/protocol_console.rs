@@ -83,7 +83,7 @@ fn go_plays_and_reports_one_line() {
     assert_eq!(f[11], best);
     // The move was played: Black is to move.
     assert!(lines[11].starts_with("X (black) to move"), "{out}");
-    assert_eq!(lines[12], "played (4): f5 d6 c3 [g5]", "{out}");
+    assert_eq!(lines[12], format!("played (4): f5 d6 c3 [{best}]"), "{out}");
 }
 
 #[test]
