@@ -62,6 +62,10 @@ fn out_of_range_flags_are_refused() {
             vec!["--exact-empties".into(), "61".into()],
             "61 is not a number of empties (0..60)",
         ),
+        (
+            vec!["--move-time".into(), "1e7".into()],
+            "'1e7' is not a number of seconds (above 0)",
+        ),
         (vec!["--seed".into(), "x".into()], "invalid value 'x'"),
         (
             vec!["perft".into(), "99999999999".into()],
@@ -180,6 +184,19 @@ fn out_of_range_nboard_and_ggf_values_are_refused() {
     for (l, w) in lines.iter().zip(want) {
         assert!(l.starts_with(w), "{l} / {w}");
     }
+}
+
+#[test]
+fn an_out_of_range_console_time_is_refused() {
+    let (out, _) = run_script(
+        &["--protocol", "console"],
+        "time 1e7\ntime 0\ntime 2\ntime\n",
+    );
+    assert_eq!(
+        out,
+        "error: time: '1e7' is not a number of seconds (above 0)\n\
+         error: time: '0' is not a number of seconds (above 0)\ntime 2.00\n"
+    );
 }
 
 #[test]
