@@ -29,7 +29,7 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// The rules the positions are solved under (Reversi positions assume no
     /// pass so far; Reversi and Anti-Reversi solve on one thread, through
-    /// [`crate::variant::root`], and `wld` reports the sign of the exact score).
+    /// [`crate::variant::root`]).
     pub variant: Variant,
 }
 
@@ -85,14 +85,14 @@ fn solve_one(
     tt.clear();
     let board = entry.position.board;
     let stop = AtomicBool::new(false);
+    let limits = if opts.wld {
+        Limits::WIN_LOSS_DRAW
+    } else {
+        Limits::EXACT
+    };
     let r = match variant_start(entry, opts.variant) {
-        None => solve_othello(board, opts, tt, &stop),
+        None => solve_othello(board, limits, opts, tt, &stop),
         Some(pos) => {
-            let limits = Limits {
-                depth: 60,
-                exact_empties: 64,
-                wld_empties: 64,
-            };
             let req = VariantRequest::new(&pos, limits);
             variant::root::search(&req, tt, &stop, &mut |_| {})
         }
@@ -132,17 +132,14 @@ fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> 
 /// The Othello solve (exact, or win/loss/draw) with the specialised search.
 fn solve_othello(
     board: crate::Board,
+    limits: Limits,
     opts: &SolveOptions,
     tt: &TranspositionTable,
     stop: &AtomicBool,
 ) -> SearchResult {
     let req = SearchRequest {
         board,
-        limits: Limits {
-            depth: 60,
-            exact_empties: if opts.wld { 0 } else { 64 },
-            wld_empties: 64,
-        },
+        limits,
         eval: EvalKind::Mobility,
         seed: 0,
         find_ties: false,

@@ -5,7 +5,7 @@
 
 use mollett::board::{Color, IllegalMove, Move, Position, Square};
 use mollett::rng::Rng;
-use mollett::search::ScoreKind;
+use mollett::search::{Limits, ScoreKind};
 use mollett::tt::TranspositionTable;
 use mollett::variant::perft::perft;
 use mollett::variant::root::{VariantRequest, search};
@@ -334,8 +334,11 @@ fn solver_is_exact_on_random_endgames_of_every_variant() {
             let req = VariantRequest {
                 variant,
                 state,
-                depth: 1,
-                exact_empties: 20,
+                limits: Limits {
+                    depth: 1,
+                    exact_empties: 20,
+                    wld_empties: 20,
+                },
                 seed: 0,
                 time: None,
             };
@@ -428,8 +431,11 @@ fn self_play_finishes_legally_in_every_variant() {
                 let req = VariantRequest {
                     variant,
                     state: p.state(),
-                    depth: 3,
-                    exact_empties: 8,
+                    limits: Limits {
+                        depth: 3,
+                        exact_empties: 8,
+                        wld_empties: 8,
+                    },
                     seed,
                     time: None,
                 };

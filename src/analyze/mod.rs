@@ -22,7 +22,7 @@ use crate::board::{Color, Move};
 use crate::eval::to_discs;
 use crate::format::{ParseError, parse_first_ggf, parse_variant_transcript};
 use crate::game::Game;
-use crate::search::{Level, ScoreKind, SearchRequest, SearchResult, search};
+use crate::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::{TranspositionTable, TtError};
 use crate::variant::root::VariantRequest;
 use crate::variant::{Variant, VariantPosition};
@@ -132,10 +132,11 @@ pub fn analyze(
     limits.wld_empties = limits.exact_empties;
     let run = |vpos: &VariantPosition, depth: u32| -> SearchResult {
         if vpos.variant != Variant::Othello {
-            let req = VariantRequest {
+            let limits = Limits {
                 depth: depth.max(1),
-                ..VariantRequest::new(vpos, limits)
+                ..limits
             };
+            let req = VariantRequest::new(vpos, limits);
             return crate::variant::root::search(&req, &tt, &stop, &mut |_| {});
         }
         let mut req = SearchRequest::new(vpos.position.board, opts.level);

@@ -23,13 +23,6 @@ use std::time::Instant;
 /// panics on threads of this name, since they are caught and reported.
 pub(crate) const THREAD_NAME: &str = "mollett-search";
 
-/// The limits of an exact solve, whatever the level.
-const SOLVE_LIMITS: Limits = Limits {
-    depth: 60,
-    exact_empties: 60,
-    wld_empties: 60,
-};
-
 /// Everything a job needs, moved to its thread.
 pub(super) struct Work {
     pub(super) id: JobId,
@@ -147,7 +140,7 @@ fn go(
     }
     let req = match time {
         Some(time) => request(w, w.game.position(), w.settings.limits(), time),
-        None => request(w, w.game.position(), SOLVE_LIMITS, None),
+        None => request(w, w.game.position(), Limits::EXACT, None),
     };
     let report = &mut |r: &SearchResult| {
         let _ = w.tx.send(Event::Iteration {
@@ -268,7 +261,7 @@ fn variant_job(w: &Work, start: Instant) -> Finished {
         Job::Go { .. } | Job::Solve => {
             let (limits, time) = match w.job {
                 Job::Go { time } => (w.settings.limits(), time),
-                _ => (SOLVE_LIMITS, None),
+                _ => (Limits::EXACT, None),
             };
             let r = variant_root::search(&request(&pos, limits, time), &w.tt, &w.stop, &mut |r| {
                 let _ = w.tx.send(Event::Iteration {

@@ -46,6 +46,52 @@ pub struct Limits {
     pub wld_empties: u32,
 }
 
+/// What the root of a search runs, chosen by [`Limits::root_search`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootSearch {
+    /// Iterative deepening of the midgame search to the depth limit.
+    Midgame,
+    /// A proof of the sign only: win, loss or draw.
+    WinLossDraw,
+    /// The exact final margin.
+    Exact,
+}
+
+impl Limits {
+    /// An exact solve of any position, whatever the level (historical
+    /// Reversi starts with 64 empties).
+    pub const EXACT: Limits = Limits {
+        depth: 64,
+        exact_empties: 64,
+        wld_empties: 64,
+    };
+
+    /// A win/loss/draw proof of any position: no midgame depth, which would
+    /// reach the end of the game and make the solve exact.
+    pub const WIN_LOSS_DRAW: Limits = Limits {
+        depth: 0,
+        exact_empties: 0,
+        wld_empties: 64,
+    };
+
+    /// The root rule, the one every caller uses (`go`, `hint`, `analyze`,
+    /// `solve`, matches, every rule set): an exact solve at `exact_empties` or
+    /// fewer, or when the midgame depth reaches the end of the game (such a
+    /// search would be an exact solve anyway); otherwise a win/loss/draw proof
+    /// at `wld_empties` or fewer; otherwise a midgame search. Each band starts
+    /// where the one before ends, so more empties never move a position to a
+    /// stronger kind of search.
+    pub fn root_search(&self, empties: u32) -> RootSearch {
+        if empties <= self.exact_empties || self.depth >= empties {
+            RootSearch::Exact
+        } else if empties <= self.wld_empties {
+            RootSearch::WinLossDraw
+        } else {
+            RootSearch::Midgame
+        }
+    }
+}
+
 /// Everything one search needs besides the shared table and stop flag.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchRequest {
@@ -289,27 +335,18 @@ fn search_standing(
     }
     tt.new_search();
     let empties = board.empties();
-    // Exact (false) or win/loss/draw (true) solve at the root, or a midgame search.
-    let solve_wld = if empties <= req.limits.exact_empties {
-        Some(false)
-    } else if empties <= req.limits.wld_empties {
-        Some(true)
-    } else if req.limits.depth >= empties {
-        Some(false)
-    } else {
-        None
-    };
+    let root = req.limits.root_search(empties);
     let job = smp::Job {
         req,
         tt,
         start,
-        solve_wld,
+        root,
         busy: None,
         outer_stop: None,
         deadline: req.time.map(|t| start + t.hard),
         standing: Some(standing),
     };
-    let run = |job: &smp::Job, report: &mut dyn FnMut(&SearchResult)| {
+    let run = |job: &smp::Job, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {
             job.run(stop, 0, report)
         } else {
@@ -320,33 +357,62 @@ fn search_standing(
     // after a midgame search, so that a solve cut short still leaves a searched
     // move; one that fits (or any solve with no clock) goes first and alone.
     let Some(time) = req.time else {
-        return run(&job, report);
+        return run(&job, stop, report);
     };
-    if solve_wld.is_some() && timed_solve_fits(empties, time.soft.as_secs_f64()) {
-        return run(&job, report);
+    if root != RootSearch::Midgame && timed_solve_fits(empties, time.soft.as_secs_f64()) {
+        return run(&job, stop, report);
     }
     let midgame_job = smp::Job {
-        solve_wld: None,
+        root: RootSearch::Midgame,
         ..job
     };
-    let midgame = run(&midgame_job, report);
-    // Then solve as well when the solve likely fits in what is left.
-    let left = time.soft.saturating_sub(start.elapsed()).as_secs_f64();
-    if midgame.stopped || !timed_solve_fits(empties, left) {
+    let midgame = run(&midgame_job, stop, report);
+    if midgame.stopped {
         return midgame;
     }
-    let solve_job = smp::Job {
-        solve_wld: Some(solve_wld.unwrap_or(false)),
-        ..job
+    let left = time.soft.saturating_sub(start.elapsed());
+    let solved = if root == RootSearch::Midgame {
+        // Beyond the level's window: only a solve that is cheap next to the
+        // level's own search, as measured (see `EXTRA_SOLVE_SHARE`).
+        let budget = midgame
+            .elapsed
+            .mul_f64(params::EXTRA_SOLVE_SHARE)
+            .max(Duration::from_secs_f64(params::EXTRA_SOLVE_MIN_SECONDS))
+            .min(left);
+        if !timed_solve_fits(empties, budget.as_secs_f64()) {
+            return midgame;
+        }
+        // A stop flag of its own, so that running out of the budget stops
+        // this solve alone; the caller's stop still ends it.
+        let budget_stop = AtomicBool::new(false);
+        let extra_job = smp::Job {
+            root: RootSearch::Exact,
+            outer_stop: Some(stop),
+            deadline: {
+                let end = Instant::now() + budget;
+                Some(job.deadline.map_or(end, |hard| hard.min(end)))
+            },
+            standing: None,
+            ..job
+        };
+        run(&extra_job, &budget_stop, &mut |_| {})
+    } else {
+        // The level's own solve, in what is left of the soft limit.
+        if !timed_solve_fits(empties, left.as_secs_f64()) {
+            return midgame;
+        }
+        run(&job, stop, &mut |_| {})
     };
-    let mut solved = run(&solve_job, &mut |_| {});
     if solved.stopped {
-        // Cut short by the hard limit: the midgame answer stands.
+        // Cut short (the hard limit, the budget, or a stop): the midgame
+        // answer stands.
         let mut r = midgame;
         r.nodes += solved.nodes;
         r.elapsed = start.elapsed();
+        r.stopped = stop.load(Ordering::Relaxed);
         return r;
     }
+    let mut solved = solved;
     solved.nodes += midgame.nodes;
     standing.report(&solved, report);
     solved

@@ -19,7 +19,7 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::{Limits, ScoreKind, SearchRequest, pv_moves, smp};
+use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
 use crate::board::{Board, Move, Square};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{NO_MOVE, TranspositionTable};
@@ -240,14 +240,7 @@ pub fn multipv(
     tt.new_search();
     let empties = board.empties();
     let limits = req.limits;
-    // The same choice as `search`: exact, win/loss/draw, or midgame only.
-    let solve_wld = if empties <= limits.exact_empties || limits.depth >= empties {
-        Some(false)
-    } else if empties <= limits.wld_empties {
-        Some(true)
-    } else {
-        None
-    };
+    let root = limits.root_search(empties);
     let helpers = SearchRequest {
         board,
         limits,
@@ -258,7 +251,7 @@ pub fn multipv(
         time: None,
         contempt: req.contempt,
     };
-    let (last, _) = smp::beside_helpers(&helpers, tt, stop, solve_wld, || {
+    let (last, _) = smp::beside_helpers(&helpers, tt, stop, root, || {
         let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
         let order = order_moves(&board, board.moves(), tt_move, 2)
             .as_slice()
@@ -271,27 +264,27 @@ pub fn multipv(
             stop,
             order,
         };
-        mpv.run(solve_wld, start, report)
+        mpv.run(root, start, report)
     });
     last
 }
 
 impl MultiPv<'_> {
-    /// The depths, then the solve when `solve_wld` says so.
+    /// The depths, then the solve when `root` says so.
     fn run(
         &mut self,
-        solve_wld: Option<bool>,
+        root: RootSearch,
         start: Instant,
         report: &mut dyn FnMut(&MultiPvIteration),
     ) -> Option<MultiPvIteration> {
         let (req, stop) = (self.req, self.stop);
         let (tt, limits, empties) = (self.tt, req.limits, req.board.empties());
-        let last_midgame = match solve_wld {
-            Some(_) => limits
+        let last_midgame = match root {
+            RootSearch::Midgame => limits.depth,
+            _ => limits
                 .depth
                 .min(PRESOLVE_DEPTH)
                 .min(empties.saturating_sub(1)),
-            None => limits.depth,
         };
         let mut last = None;
         // The midgame search scores the children: the opponent moves there.
@@ -308,7 +301,8 @@ impl MultiPv<'_> {
             report(&it);
             last = Some(it);
         }
-        if let Some(wld) = solve_wld {
+        if root != RootSearch::Midgame {
+            let wld = root == RootSearch::WinLossDraw;
             let mut solver = Solver::new(tt, stop);
             let mut below = SolverBelow {
                 solver: &mut solver,

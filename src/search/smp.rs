@@ -20,7 +20,7 @@
 use super::answer::Standing;
 use super::busy::BusyTable;
 use super::root::Root;
-use super::{Limits, SearchRequest, SearchResult};
+use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,8 +32,8 @@ pub(super) struct Job<'a> {
     pub req: &'a SearchRequest,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
-    /// `Some(wld)`: solve at the root (exactly, or win/loss/draw); `None`: deepen.
-    pub solve_wld: Option<bool>,
+    /// What the root runs.
+    pub root: RootSearch,
     /// The positions the threads are searching, when there are several threads.
     pub busy: Option<&'a BusyTable>,
     /// For a helper: the caller's stop flag, watched beside its own.
@@ -56,9 +56,9 @@ impl Job<'_> {
         let mut root = Root::new(self.req, self.tt, stop, self.start);
         root.busy = self.busy;
         root.outer_stop = self.outer_stop;
+        root.deadline = self.deadline;
         if helper > 0 {
-            root.make_helper(helper, self.solve_wld.is_none());
-            root.deadline = self.deadline;
+            root.make_helper(helper, self.root == RootSearch::Midgame);
         }
         // The main thread keeps the standing answer, and reports through it so
         // that no report follows the answer.
@@ -70,14 +70,14 @@ impl Job<'_> {
             Some(s) => s.report(r, report),
             None => report(r),
         };
-        let r = match self.solve_wld {
-            Some(wld) => root.solve(wld, &mut rng),
-            None => root.deepen(&mut rng, &mut report),
+        let r = match self.root {
+            RootSearch::Midgame => root.deepen(&mut rng, &mut report),
+            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng),
         };
         if let Some(s) = standing.filter(|_| r.stopped) {
             s.give_standing(r.nodes);
         }
-        if self.solve_wld.is_some() {
+        if self.root != RootSearch::Midgame {
             report(&r);
         }
         r
@@ -169,14 +169,14 @@ impl Job<'_> {
 }
 
 /// Runs `main` (a search of `req.board` by other means, such as multi-PV) with
-/// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `solve_wld` as for
-/// the root (`Some(wld)`: the helpers solve); the helpers also stop when `stop`
+/// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
+/// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
 /// is raised. Returns `main`'s result and the helpers' node count.
 pub(super) fn beside_helpers<R>(
     req: &SearchRequest,
     tt: &TranspositionTable,
     stop: &AtomicBool,
-    solve_wld: Option<bool>,
+    root: RootSearch,
     main: impl FnOnce() -> R,
 ) -> (R, u64) {
     if req.threads <= 1 {
@@ -187,7 +187,7 @@ pub(super) fn beside_helpers<R>(
         req,
         tt,
         start: Instant::now(),
-        solve_wld,
+        root,
         busy: Some(&busy),
         outer_stop: None,
         deadline: None,
@@ -241,7 +241,7 @@ mod tests {
             req: &req,
             tt: &tt,
             start: Instant::now(),
-            solve_wld: None,
+            root: RootSearch::Midgame,
             busy: None,
             outer_stop: None,
             deadline: None,

@@ -9,7 +9,7 @@ use crate::board::{Move, Square};
 use crate::eval::DISC;
 use crate::rng::Rng;
 use crate::search::multipv::{MultiPvIteration, PvLine};
-use crate::search::{Limits, ScoreKind, SearchResult, TimeLimit, pv_moves};
+use crate::search::{Limits, RootSearch, ScoreKind, SearchResult, TimeLimit, pv_moves};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -21,10 +21,8 @@ pub struct VariantRequest {
     pub variant: Variant,
     /// The position, from the side to move.
     pub state: State,
-    /// Midgame depth in plies (passes cost none).
-    pub depth: u32,
-    /// At this many empties or fewer the root solves exactly.
-    pub exact_empties: u32,
+    /// Depth and solve thresholds (see [`Limits::root_search`]).
+    pub limits: Limits,
     /// Breaks ties between moves rated exactly equal at the root.
     pub seed: u64,
     /// Time limits from the start: no depth starts after `soft`, the search
@@ -33,14 +31,12 @@ pub struct VariantRequest {
 }
 
 impl VariantRequest {
-    /// A request for `pos` to the depth and exact-empties threshold of `limits`,
-    /// seed 0, no time limit.
+    /// A request for `pos` within `limits`, seed 0, no time limit.
     pub fn new(pos: &VariantPosition, limits: Limits) -> VariantRequest {
         VariantRequest {
             variant: pos.variant,
             state: pos.state(),
-            depth: limits.depth,
-            exact_empties: limits.exact_empties,
+            limits,
             seed: 0,
             time: None,
         }
@@ -52,7 +48,7 @@ struct Root<'a> {
     req: &'a VariantRequest,
     searcher: Searcher<'a>,
     order: Vec<u8>,
-    solving: bool,
+    root: RootSearch,
     start: Instant,
 }
 
@@ -67,17 +63,17 @@ impl<'a> Root<'a> {
             req,
             searcher: Searcher::new(req.variant, tt, stop).with_deadline(deadline),
             order: Squares(s.moves(req.variant)).collect(),
-            solving: empties <= req.exact_empties || req.depth >= empties,
+            root: req.limits.root_search(empties),
             start,
         }
     }
 
     /// The depths to search: the whole game when solving.
     fn depths(&self) -> Vec<u32> {
-        if self.solving {
-            vec![self.req.state.board.empties()]
+        if self.root == RootSearch::Midgame {
+            (1..=self.req.limits.depth.max(1)).collect()
         } else {
-            (1..=self.req.depth.max(1)).collect()
+            vec![self.req.state.board.empties()]
         }
     }
 
@@ -90,7 +86,8 @@ impl<'a> Root<'a> {
     /// square). With `exact_all` each is exact; otherwise only the best and those
     /// tied with it are, the others being upper bounds. `None` if stopped.
     fn pass(&mut self, depth: u32, exact_all: bool) -> Option<Vec<(u8, i32)>> {
-        let (v, s, solving) = (self.req.variant, self.req.state, self.solving);
+        let (v, s, root) = (self.req.variant, self.req.state, self.root);
+        let solving = root != RootSearch::Midgame;
         // Solving works in discs, the midgame in centi-discs.
         let (unit, inf) = if solving { (DISC, INF_DISCS) } else { (1, INF) };
         let mut scored: Vec<(u8, i32)> = Vec::new();
@@ -106,7 +103,10 @@ impl<'a> Root<'a> {
                 }
             };
             // A null window just below the best finds the moves tied with it.
-            let score = if scored.is_empty() || exact_all {
+            let score = if root == RootSearch::WinLossDraw {
+                // Only the sign is proven.
+                value(-1, 1).signum()
+            } else if scored.is_empty() || exact_all {
                 value(-inf, inf)
             } else {
                 let probe = value(best - 1, best);
@@ -136,10 +136,10 @@ impl<'a> Root<'a> {
     }
 
     fn kind(&self, depth: u32) -> ScoreKind {
-        if self.solving {
-            ScoreKind::Exact
-        } else {
-            ScoreKind::Midgame(depth)
+        match self.root {
+            RootSearch::Midgame => ScoreKind::Midgame(depth),
+            RootSearch::WinLossDraw => ScoreKind::WinLossDraw,
+            RootSearch::Exact => ScoreKind::Exact,
         }
     }
 }
