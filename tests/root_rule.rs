@@ -154,7 +154,7 @@ fn check(variant: Variant, level: &str, exact: Option<u32>, empties: u32, want: 
             "{what}"
         );
         if want == RootSearch::Exact {
-            let events = run(&mut engine, pos, Job::Solve);
+            let events = run(&mut engine, pos, Job::Solve { wld: false });
             let Some(Event::Finished(f)) = events.last() else {
                 panic!("{events:?}")
             };

@@ -13,7 +13,7 @@
 mod answer;
 pub mod busy;
 pub mod endgame;
-mod last_empties;
+pub(crate) mod last_empties;
 pub mod level;
 pub mod midgame;
 pub mod multipv;
@@ -25,9 +25,11 @@ pub mod stack;
 mod time_plan;
 mod watch;
 
+use crate::board::movegen::Dispatch;
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
 use crate::tt::{self, TranspositionTable};
+use crate::variant::rules::{Othello, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -74,6 +76,15 @@ impl Limits {
         wld_empties: 64,
     };
 
+    /// [`Limits::WIN_LOSS_DRAW`] when `wld`, else [`Limits::EXACT`].
+    pub const fn solve(wld: bool) -> Limits {
+        if wld {
+            Limits::WIN_LOSS_DRAW
+        } else {
+            Limits::EXACT
+        }
+    }
+
     /// The root rule, the one every caller uses (`go`, `hint`, `analyze`,
     /// `solve`, matches, every rule set): an exact solve at `exact_empties` or
     /// fewer, or when the midgame depth reaches the end of the game (such a
@@ -92,11 +103,12 @@ impl Limits {
     }
 }
 
-/// Everything one search needs besides the shared table and stop flag.
+/// Everything one search under the rules `R` (Othello unless named) needs
+/// besides the shared table and stop flag.
 #[derive(Clone, Copy, Debug)]
-pub struct SearchRequest {
+pub struct SearchRequest<R: Rules = Othello> {
     /// The position, from the side to move.
-    pub board: Board,
+    pub board: R::Pos,
     /// Depth and solve thresholds.
     pub limits: Limits,
     /// The leaf evaluation.
@@ -120,9 +132,17 @@ pub struct SearchRequest {
 }
 
 impl SearchRequest {
-    /// A request for `board` at `level`: seed 0, ties broken, one thread, no
-    /// time limit.
+    /// An Othello request for `board` at `level`: seed 0, ties broken, one
+    /// thread, no time limit.
     pub fn new(board: Board, level: Level) -> SearchRequest {
+        SearchRequest::under(board, level)
+    }
+}
+
+impl<R: Rules> SearchRequest<R> {
+    /// A request under the rules `R` for `board` at `level`: seed 0, ties
+    /// broken, one thread, no time limit.
+    pub fn under(board: R::Pos, level: Level) -> SearchRequest<R> {
         SearchRequest {
             board,
             limits: level.limits,
@@ -235,15 +255,25 @@ pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
         .collect()
 }
 
-/// Runs one search to its limits (or until `stop` is raised), reporting every
-/// completed iteration to `report`. Uses and fills `tt`.
+/// Runs one Othello search to its limits (or until `stop` is raised), reporting
+/// every completed iteration to `report`. Uses and fills `tt`.
 pub fn search(
     req: &SearchRequest,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
 ) -> SearchResult {
-    search_answering(req, tt, stop, report, &|_| {})
+    search_under(req, tt, stop, report)
+}
+
+/// [`search`] under the rules `R`.
+pub fn search_under<R: Rules>(
+    req: &SearchRequest<R>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+) -> SearchResult {
+    search_answering_under(req, tt, stop, report, &|_| {})
 }
 
 /// [`search`], which also hands its answer to `answer`, once, as soon as it is
@@ -260,6 +290,17 @@ pub fn search_answering(
     report: &mut dyn FnMut(&SearchResult),
     answer: &(dyn Fn(&SearchResult) + Sync),
 ) -> SearchResult {
+    search_answering_under(req, tt, stop, report, answer)
+}
+
+/// [`search_answering`] under the rules `R`.
+pub fn search_answering_under<R: Rules>(
+    req: &SearchRequest<R>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+    answer: &(dyn Fn(&SearchResult) + Sync),
+) -> SearchResult {
     let standing = answer::Standing::new(answer, Instant::now());
     let r = search_standing(req, tt, stop, report, &standing);
     standing.give(&r);
@@ -267,8 +308,8 @@ pub fn search_answering(
 }
 
 /// The body of [`search_answering`]; the main thread keeps `standing` up to date.
-fn search_standing(
-    req: &SearchRequest,
+fn search_standing<R: Rules>(
+    req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
@@ -285,18 +326,20 @@ fn search_standing(
         elapsed: start.elapsed(),
         stopped: false,
     };
-    if board.moves() == 0 {
-        return if board.pass().moves() == 0 {
+    let moves = R::moves(Dispatch, &board);
+    if moves == 0 {
+        let passed = R::pass(&board);
+        return if R::moves(Dispatch, &passed) == 0 {
             done(
                 None,
-                board.final_score() * crate::eval::DISC,
+                R::final_score(&board) * crate::eval::DISC,
                 ScoreKind::Exact,
             )
         } else {
             // A forced pass is worth the opponent's score, negated.
-            let mut r = search(
+            let mut r = search_under(
                 &SearchRequest {
-                    board: board.pass(),
+                    board: passed,
                     contempt: -req.contempt,
                     ..*req
                 },
@@ -312,21 +355,22 @@ fn search_standing(
     }
     // Under a clock, a lone legal move is played at once, with the exact score
     // when the rest of the game is small enough to solve in a blink.
-    if req.time.is_some() && board.moves().count_ones() == 1 {
-        let sq = board.moves().trailing_zeros() as u8;
-        let child = board.make(sq, board.flips(sq));
+    if req.time.is_some() && moves.count_ones() == 1 {
+        let sq = moves.trailing_zeros() as u8;
+        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
         let mv = Square::new(sq).map(Move::Play);
-        let (score, kind) = if child.is_game_over() {
-            (-child.final_score() * crate::eval::DISC, ScoreKind::Exact)
-        } else if child.empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
-            let mut solver = endgame::Solver::new(tt, stop);
+        let over = R::moves(Dispatch, &child) == 0 && R::moves(Dispatch, &R::pass(&child)) == 0;
+        let (score, kind) = if over {
+            (
+                -R::final_score(&child) * crate::eval::DISC,
+                ScoreKind::Exact,
+            )
+        } else if R::board(&child).empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
+            let mut solver = endgame::Solver::<R>::under(tt, stop);
             let s = solver.solve(child, -endgame::INF_DISCS, endgame::INF_DISCS);
             (-s.score * crate::eval::DISC, ScoreKind::Exact)
         } else {
-            (
-                -crate::eval::evaluate(req.eval, &child),
-                ScoreKind::Midgame(1),
-            )
+            (-R::evaluate(req.eval, &child), ScoreKind::Midgame(1))
         };
         let mut r = done(mv, score, kind);
         standing.report(&r, report);
@@ -334,7 +378,7 @@ fn search_standing(
         return r;
     }
     tt.new_search();
-    let empties = board.empties();
+    let empties = R::board(&board).empties();
     let root = req.limits.root_search(empties);
     let job = smp::Job {
         req,
@@ -346,7 +390,7 @@ fn search_standing(
         deadline: req.time.map(|t| start + t.hard),
         standing: Some(standing),
     };
-    let run = |job: &smp::Job, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
+    let run = |job: &smp::Job<R>, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {
             job.run(stop, 0, report)
         } else {

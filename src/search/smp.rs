@@ -23,13 +23,15 @@ use super::root::Root;
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
+use crate::variant::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// What every thread of one search shares.
+/// What every thread of one search under the rules `R` shares (one search,
+/// several threads: not the engine's job).
 #[derive(Clone, Copy)]
-pub(super) struct Job<'a> {
-    pub req: &'a SearchRequest,
+pub(super) struct Job<'a, R: Rules> {
+    pub req: &'a SearchRequest<R>,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
     /// What the root runs.
@@ -44,7 +46,7 @@ pub(super) struct Job<'a> {
     pub standing: Option<&'a Standing<'a>>,
 }
 
-impl Job<'_> {
+impl<R: Rules> Job<'_, R> {
     /// One thread's search: the main thread when `helper` is 0.
     pub(super) fn run(
         &self,
@@ -52,7 +54,7 @@ impl Job<'_> {
         helper: usize,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
-        let mut rng = Rng::new(self.req.seed ^ self.req.board.hash());
+        let mut rng = Rng::new(self.req.seed ^ R::key(&self.req.board));
         let mut root = Root::new(self.req, self.tt, stop, self.start);
         root.busy = self.busy;
         root.outer_stop = self.outer_stop;
@@ -104,11 +106,11 @@ impl Job<'_> {
     /// root beside it, filling the shared table; the helpers stop when `main`
     /// returns, or when the caller raises `stop`. Returns `main`'s result and
     /// the helpers' node count.
-    pub(super) fn beside_helpers<R>(
+    pub(super) fn beside_helpers<T>(
         &self,
         stop: &AtomicBool,
-        main: impl FnOnce() -> R,
-    ) -> (R, u64) {
+        main: impl FnOnce() -> T,
+    ) -> (T, u64) {
         // Helpers neither break ties nor keep time: they run until the main
         // thread is done, deepening as far as the game goes.
         let helper_req = SearchRequest {
@@ -172,13 +174,13 @@ impl Job<'_> {
 /// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
 /// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
 /// is raised. Returns `main`'s result and the helpers' node count.
-pub(super) fn beside_helpers<R>(
-    req: &SearchRequest,
+pub(super) fn beside_helpers<R: Rules, T>(
+    req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     root: RootSearch,
-    main: impl FnOnce() -> R,
-) -> (R, u64) {
+    main: impl FnOnce() -> T,
+) -> (T, u64) {
     if req.threads <= 1 {
         return (main(), 0);
     }
