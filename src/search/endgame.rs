@@ -20,8 +20,9 @@ use super::last_empties::odd_quadrants;
 use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES,
-    FASTEST_FIRST_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES,
-    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
+    FASTEST_FIRST_MIN_EMPTIES, ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
+    SHALLOW_EMPTIES, SOLVER_CORNER_BONUS, SOLVER_PARITY_BONUS, STABILITY_MIN_EMPTIES,
+    STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::stack::Stack;
 use super::watch::{Watch, Watched, exact_bounds};
@@ -31,7 +32,7 @@ use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Dispatch, Kernel, Portable};
 use crate::eval::DISC;
-use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
+use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -128,6 +129,14 @@ impl<'a, R: Rules> Solver<'a, R> {
     /// strictly inside, otherwise a bound on the correct side. `(-1, 1)` gives a
     /// win/loss/draw proof.
     pub fn solve(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+        let mut r = self.solve_reversed(board, alpha, beta);
+        r.pv.reverse();
+        r
+    }
+
+    /// [`solve`](Self::solve) with the line last move first, as the search
+    /// builds it (each PV node pushes its move).
+    pub(super) fn solve_reversed(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Solved {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `pvs_fast` is compiled for.
@@ -171,12 +180,13 @@ impl<'a, R: Rules> Solver<'a, R> {
 #[inline(always)]
 fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, odd: u64) -> i32 {
     let replies = R::moves(k, child);
-    let mut v = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mut v = -ORDER_MOBILITY_WEIGHT * replies;
     if CORNERS >> sq & 1 != 0 {
-        v += 8;
+        v += SOLVER_CORNER_BONUS;
     }
     if odd >> sq & 1 != 0 {
-        v += 4;
+        v += SOLVER_PARITY_BONUS;
     }
     v
 }
@@ -307,8 +317,8 @@ fn nws_body<K: Kernel, R: Rules>(
     if empties >= ENDGAME_TT_MIN_EMPTIES
         && let Some(d) = s.tt.probe(hash)
     {
-        if d.level == LEVEL_EXACT && d.depth as u32 == empties {
-            let (lo, hi) = (d.lower as i32 / 100, d.upper as i32 / 100);
+        if d.selectivity == PROVEN && d.depth as u32 == empties {
+            let (lo, hi) = (d.lower as i32 / DISC, d.upper as i32 / DISC);
             if lo > alpha {
                 return lo;
             }
@@ -343,10 +353,10 @@ fn nws_body<K: Kernel, R: Rules>(
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
             && let Some(d) = s.tt.probe(child_hash)
-            && d.level == LEVEL_EXACT
-            && (d.upper as i32) / 100 < -alpha
+            && d.selectivity == PROVEN
+            && (d.upper as i32) / DISC < -alpha
         {
-            return -(d.upper as i32) / 100;
+            return -(d.upper as i32) / DISC;
         }
         entry.2 = if sq == tt_move {
             i32::MAX
@@ -418,11 +428,11 @@ fn nws_body<K: Kernel, R: Rules>(
         s.tt.store(
             hash,
             TtData {
-                lower: (lower.max(-64) * 100) as i16,
-                upper: (upper.min(64) * 100) as i16,
+                lower: (lower.max(-64) * DISC) as i16,
+                upper: (upper.min(64) * DISC) as i16,
                 depth: empties as u8,
                 best_move: best.mv,
-                level: LEVEL_EXACT,
+                selectivity: PROVEN,
             },
         );
     }
@@ -470,7 +480,7 @@ fn pvs_body<K: Kernel, R: Rules>(
         }
         let mut r = recurse(s, passed, -beta, -alpha);
         r.score = -r.score;
-        r.pv.insert(0, PASS);
+        r.pv.push(PASS);
         return r;
     }
     let empty = R::board(&board).empty();
@@ -515,7 +525,7 @@ fn pvs_body<K: Kernel, R: Rules>(
             return best;
         }
         if line.score > best.score {
-            line.pv.insert(0, sq);
+            line.pv.push(sq);
             best = line;
             if best.score > alpha {
                 alpha = best.score;
@@ -537,11 +547,11 @@ fn pvs_body<K: Kernel, R: Rules>(
         s.tt.store(
             hash,
             TtData {
-                lower: (lower * 100) as i16,
-                upper: (upper * 100) as i16,
+                lower: (lower * DISC) as i16,
+                upper: (upper * DISC) as i16,
                 depth: empties as u8,
-                best_move: best.pv.first().copied().unwrap_or(NO_MOVE),
-                level: LEVEL_EXACT,
+                best_move: best.pv.last().copied().unwrap_or(NO_MOVE),
+                selectivity: PROVEN,
             },
         );
     }

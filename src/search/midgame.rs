@@ -20,7 +20,7 @@ use crate::board::MAX_MOVES;
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind};
-use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
+use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -37,7 +37,10 @@ pub const PASS: u8 = 64;
 pub struct Line {
     /// Centi-discs for the side to move.
     pub score: i32,
-    /// Moves from this position, [`PASS`] for a pass.
+    /// Moves from this position, [`PASS`] for a pass. Inside the search the
+    /// line is kept last move first, so that each PV node pushes its move
+    /// rather than shifting the line; [`Midgame::pvs`] returns it in playing
+    /// order.
     pub pv: Vec<u8>,
 }
 
@@ -129,6 +132,13 @@ impl<'a, R: Rules> Midgame<'a, R> {
 
     /// A PV search of `board` to `depth` plies over `(alpha, beta)`.
     pub fn pvs(&mut self, board: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+        let mut line = self.pvs_reversed(board, depth, alpha, beta);
+        line.pv.reverse();
+        line
+    }
+
+    /// [`pvs`](Self::pvs) with the line last move first.
+    fn pvs_reversed(&mut self, board: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `pv_fast` is compiled for.
@@ -174,14 +184,15 @@ impl<'a, R: Rules> Midgame<'a, R> {
     }
 
     /// Hands a node whose depth reaches the end of the game to the exact solver,
-    /// converting the window to discs and the result back.
+    /// converting the window to discs and the result back (the line last move
+    /// first).
     fn exact(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Line {
         let (a, b) = disc_window(alpha, beta, self.draw);
         let mut solver = Solver::<R>::under(self.tt, self.stop)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
-        let r = solver.solve(board, a, b);
+        let r = solver.solve_reversed(board, a, b);
         self.nodes += solver.nodes;
         self.aborted |= solver.aborted();
         Line {
@@ -216,11 +227,11 @@ pub fn disc_window(alpha: i32, beta: i32, draw: i32) -> (i32, i32) {
 #[inline(always)]
 fn usable(d: &TtData, depth: u32, draw: i32) -> Option<(i32, i32)> {
     let (lower, upper) = (d.lower as i32, d.upper as i32);
-    if d.level == LEVEL_MIDGAME {
+    if d.selectivity != PROVEN {
         return (d.depth as u32 >= depth).then_some((lower, upper));
     }
     let value = |v: i32| if v == 0 { draw } else { v };
-    (d.level == LEVEL_EXACT || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
+    (d.selectivity == PROVEN || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
 }
 
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
@@ -344,7 +355,7 @@ fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32,
             upper: upper.clamp(-64 * DISC, 64 * DISC) as i16,
             depth: depth.min(255) as u8,
             best_move: mv,
-            level: LEVEL_MIDGAME,
+            selectivity: FULL_WIDTH,
         },
     );
 }
@@ -378,7 +389,7 @@ fn pv_body<K: Kernel, R: Rules>(
         let mut line = pv(m, passed, depth, -beta, -alpha);
         m.draw = -m.draw;
         line.score = -line.score;
-        line.pv.insert(0, PASS);
+        line.pv.push(PASS);
         return line;
     }
     if depth == 0 {
@@ -422,7 +433,7 @@ fn pv_body<K: Kernel, R: Rules>(
             return best;
         }
         if line.score > best.score {
-            line.pv.insert(0, sq);
+            line.pv.push(sq);
             best = line;
             if best.score > alpha {
                 alpha = best.score;
@@ -432,7 +443,7 @@ fn pv_body<K: Kernel, R: Rules>(
             }
         }
     }
-    let best_move = best.pv.first().copied().unwrap_or(NO_MOVE);
+    let best_move = best.pv.last().copied().unwrap_or(NO_MOVE);
     let (lower, upper) = if best.score >= beta {
         (best.score, INF)
     } else if best.score > alpha0 {

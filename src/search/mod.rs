@@ -380,7 +380,7 @@ fn search_standing<R: Rules>(
     tt.new_search();
     let empties = R::board(&board).empties();
     let root = req.limits.root_search(empties);
-    let job = smp::Job {
+    let job = smp::Shared {
         req,
         tt,
         start,
@@ -390,7 +390,7 @@ fn search_standing<R: Rules>(
         deadline: req.time.map(|t| start + t.hard),
         standing: Some(standing),
     };
-    let run = |job: &smp::Job<R>, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
+    let run = |job: &smp::Shared<R>, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {
             job.run(stop, 0, report)
         } else {
@@ -406,7 +406,7 @@ fn search_standing<R: Rules>(
     if root != RootSearch::Midgame && timed_solve_fits(empties, time.soft.as_secs_f64()) {
         return run(&job, stop, report);
     }
-    let midgame_job = smp::Job {
+    let midgame_job = smp::Shared {
         root: RootSearch::Midgame,
         ..job
     };
@@ -429,7 +429,7 @@ fn search_standing<R: Rules>(
         // A stop flag of its own, so that running out of the budget stops
         // this solve alone; the caller's stop still ends it.
         let budget_stop = AtomicBool::new(false);
-        let extra_job = smp::Job {
+        let extra_job = smp::Shared {
             root: RootSearch::Exact,
             outer_stop: Some(stop),
             deadline: {

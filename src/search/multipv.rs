@@ -178,11 +178,11 @@ impl<R: Rules> MultiPv<'_, R> {
                     continue;
                 }
             }
-            let (v, mut pv) = below.full(child);
+            let (v, line) = below.full(child);
             if below.aborted() {
                 return None;
             }
-            pv.insert(0, sq);
+            let pv = std::iter::once(sq).chain(line).collect();
             exact_scores.push(-v);
             scored.push(Scored {
                 sq,

@@ -173,7 +173,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 return None;
             }
             v = v.clamp(clamp.0, clamp.1);
-            line.insert(0, sq);
+            let line: Vec<u8> = std::iter::once(sq).chain(line).collect();
             if v > best {
                 best = v;
                 ties.clear();

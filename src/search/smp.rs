@@ -30,7 +30,7 @@ use std::time::Instant;
 /// What every thread of one search under the rules `R` shares (one search,
 /// several threads: not the engine's job).
 #[derive(Clone, Copy)]
-pub(super) struct Job<'a, R: Rules> {
+pub(super) struct Shared<'a, R: Rules> {
     pub req: &'a SearchRequest<R>,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
@@ -46,7 +46,7 @@ pub(super) struct Job<'a, R: Rules> {
     pub standing: Option<&'a Standing<'a>>,
 }
 
-impl<R: Rules> Job<'_, R> {
+impl<R: Rules> Shared<'_, R> {
     /// One thread's search: the main thread when `helper` is 0.
     pub(super) fn run(
         &self,
@@ -92,7 +92,7 @@ impl<R: Rules> Job<'_, R> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let busy = BusyTable::default();
-        let main_job = Job {
+        let main_job = Shared {
             busy: Some(&busy),
             ..*self
         };
@@ -126,7 +126,7 @@ impl<R: Rules> Job<'_, R> {
         // when `main` returns): when a stop comes while the main thread is off
         // the CPU, a helper that waited for it would hold its core, and the main
         // thread queued behind it, until the scheduler's next tick (4 ms here).
-        let helper_job = Job {
+        let helper_job = Shared {
             req: &helper_req,
             outer_stop: Some(stop),
             ..*self
@@ -185,7 +185,7 @@ pub(super) fn beside_helpers<R: Rules, T>(
         return (main(), 0);
     }
     let busy = BusyTable::default();
-    let job = Job {
+    let job = Shared {
         req,
         tt,
         start: Instant::now(),
@@ -239,7 +239,7 @@ mod tests {
             },
             &mut |_| {},
         );
-        let job = Job {
+        let job = Shared {
             req: &req,
             tt: &tt,
             start: Instant::now(),
