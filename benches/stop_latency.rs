@@ -181,7 +181,7 @@ fn engine_stops(position: Position, stops: usize) -> (Vec<Duration>, usize) {
         std::thread::sleep(SETTLE);
         let wait = Duration::from_micros(rng.below(LATEST_STOP_US));
         let job = if level(i) == 60 {
-            Job::Solve
+            Job::Solve { wld: false }
         } else {
             Job::Go { time: None }
         };

@@ -112,6 +112,18 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
 mod tests {
     use super::*;
 
+    /// The signature that commits quote (`mollett bench`: `Nodes searched: N`).
+    /// A change that alters what the search does changes it: say why in the
+    /// commit, and write the new count here.
+    const SIGNATURE: u64 = 15_671_567;
+
+    #[test]
+    fn the_signature_is_unchanged() {
+        let lines = run(1, &mut |_| {}).unwrap();
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        assert_eq!(nodes, SIGNATURE);
+    }
+
     #[test]
     fn bench_positions_parse() {
         for (text, _) in POSITIONS {

@@ -2,17 +2,15 @@
 //! file, checked against the scores the file gives.
 
 use crate::board::Move;
-use crate::eval::{DISC, EvalKind};
+use crate::engine::{Engine, Event, Job, Settings};
+use crate::eval::DISC;
 use crate::format::ObfEntry;
-use crate::search::{Limits, ScoreKind, SearchRequest, SearchResult, search};
-use crate::tt::TranspositionTable;
-use crate::variant::root::VariantRequest;
-use crate::variant::{self, Variant, VariantPosition};
+use crate::search::{ScoreKind, SearchResult};
+use crate::variant::{Variant, VariantPosition};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// How to solve.
@@ -28,8 +26,7 @@ pub struct SolveOptions {
     /// Transposition table size per search, in MB (cleared between positions).
     pub hash_mb: usize,
     /// The rules the positions are solved under (Reversi positions assume no
-    /// pass so far; Reversi and Anti-Reversi solve on one thread, through
-    /// [`crate::variant::root`], and `wld` reports the sign of the exact score).
+    /// pass so far).
     pub variant: Variant,
 }
 
@@ -75,28 +72,15 @@ pub struct Summary {
     pub disagreements: usize,
 }
 
-/// Solves one position with a fresh table.
+/// Solves one position on `engine`, with a fresh table.
 fn solve_one(
     index: usize,
     entry: &ObfEntry,
     opts: &SolveOptions,
-    tt: &TranspositionTable,
+    engine: &mut Engine,
 ) -> PositionReport {
-    tt.clear();
     let board = entry.position.board;
-    let stop = AtomicBool::new(false);
-    let r = match variant_start(entry, opts.variant) {
-        None => solve_othello(board, opts, tt, &stop),
-        Some(pos) => {
-            let limits = Limits {
-                depth: 60,
-                exact_empties: 64,
-                wld_empties: 64,
-            };
-            let req = VariantRequest::new(&pos, limits);
-            variant::root::search(&req, tt, &stop, &mut |_| {})
-        }
-    };
+    let r = solve_position(engine, start_of(entry, opts.variant), opts.wld);
     let sign = |v: i32| if opts.wld { v.signum() } else { v };
     let score = sign(r.score / DISC);
     let expected = entry.scores.first().map(|&(_, s)| sign(s));
@@ -119,38 +103,31 @@ fn solve_one(
     }
 }
 
-/// The entry's position under a variant other than Othello (`None` for
-/// Othello; checked by [`solve_all`] to exist for Reversi).
+/// The entry's position under `variant`; `None` for a Reversi position that
+/// no game without passes reaches (checked before solving).
 fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> {
     match variant {
-        Variant::Othello => None,
         Variant::Reversi => VariantPosition::reversi(entry.position, None),
         v => Some(VariantPosition::othello_like(v, entry.position)),
     }
 }
 
-/// The Othello solve (exact, or win/loss/draw) with the specialised search.
-fn solve_othello(
-    board: crate::Board,
-    opts: &SolveOptions,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-) -> SearchResult {
-    let req = SearchRequest {
-        board,
-        limits: Limits {
-            depth: 60,
-            exact_empties: if opts.wld { 0 } else { 64 },
-            wld_empties: 64,
-        },
-        eval: EvalKind::Mobility,
-        seed: 0,
-        find_ties: false,
-        threads: opts.threads.max(1),
-        time: None,
-        contempt: 0,
-    };
-    search(&req, tt, stop, &mut |_| {})
+/// [`variant_start`] of an entry [`next_entry`] has checked.
+fn start_of(entry: &ObfEntry, variant: Variant) -> VariantPosition {
+    variant_start(entry, variant).expect("checked before solving")
+}
+
+/// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
+fn solve_position(engine: &mut Engine, pos: VariantPosition, wld: bool) -> SearchResult {
+    let started = engine
+        .new_variant_game(pos)
+        .and_then(|()| engine.start(Job::Solve { wld }));
+    // The engine is idle between solves and its thread count was checked.
+    started.expect("an idle engine starts a solve");
+    match engine.wait().pop() {
+        Some(Event::Finished(f)) => f.result.expect("a solve has a result"),
+        other => panic!("the solve failed: {other:?}"),
+    }
 }
 
 /// A source of positions: each the entry or why it could not be read (the
@@ -183,9 +160,15 @@ pub fn solve_all(
     Ok(summary)
 }
 
-/// A table of `mb` MB, or an error naming the size.
-fn table(mb: usize) -> Result<TranspositionTable> {
-    TranspositionTable::new(mb).with_context(|| format!("a {mb} MB table"))
+/// An engine for `opts`: its table (of `opts.hash_mb` MB) and thread count.
+fn engine(opts: &SolveOptions) -> Result<Engine> {
+    Engine::new(Settings {
+        threads: opts.threads.max(1),
+        hash_mb: opts.hash_mb,
+        variant: opts.variant,
+        ..Settings::default()
+    })
+    .with_context(|| format!("an engine with a {} MB table", opts.hash_mb))
 }
 
 /// The next entry to solve, with its 1-based index, or `None` when the
@@ -217,8 +200,8 @@ fn next_entry(
     Some((*count, entry))
 }
 
-/// Solves the entries on `jobs` threads, each with a table of its own that it
-/// makes for its first entry and keeps from one position to the next; hands the reports to `each` in order
+/// Solves the entries on `jobs` threads, each with an engine (and table) of its
+/// own that it makes for its first entry and keeps from one position to the next; hands the reports to `each` in order
 /// as soon as every earlier one is in. Each thread takes the next entry only
 /// when it is free, so at most `jobs` solves (and tables) exist at once.
 fn solve_in_parallel(
@@ -240,22 +223,22 @@ fn solve_in_parallel(
             started += std::thread::Builder::new()
                 .name(format!("mollett-solve-{i}"))
                 .spawn_scoped(scope, move || {
-                    // The table is made for the first entry: more jobs than
+                    // The engine is made for the first entry: more jobs than
                     // entries cost nothing.
-                    let mut tt = None;
+                    let mut solver = None;
                     while let Some((index, e)) = next_entry(source, failed, opts.variant) {
-                        if tt.is_none() {
-                            match table(opts.hash_mb) {
-                                Ok(t) => tt = Some(t),
+                        if solver.is_none() {
+                            match engine(opts) {
+                                Ok(en) => solver = Some(en),
                                 Err(err) => {
                                     lock(failed).get_or_insert(err);
                                     return;
                                 }
                             }
                         }
-                        let Some(tt) = &tt else { return };
+                        let Some(solver) = &mut solver else { return };
                         // The receiver outlives the senders: this cannot fail.
-                        let _ = tx.send(solve_one(index, &e, opts, tt));
+                        let _ = tx.send(solve_one(index, &e, opts, solver));
                     }
                 })
                 .is_ok() as usize;

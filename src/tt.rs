@@ -16,7 +16,7 @@
 //! | 16–31 | `upper`      | upper bound of the score, `i16`                    |
 //! | 32–39 | `depth`      | search depth; the number of empties for solves     |
 //! | 40–47 | `best_move`  | square 0..=63, or [`NO_MOVE`]                      |
-//! | 48–54 | `level`      | [`LEVEL_MIDGAME`], [`LEVEL_WLD`] or [`LEVEL_EXACT`] |
+//! | 48–54 | `selectivity`| [`FULL_WIDTH`] (a midgame search), [`PROVEN`] (a solve) |
 //! | 55    | occupied     | always 1 when written: a zeroed slot never matches  |
 //! | 56–63 | generation   | value of the table's generation at the store       |
 
@@ -27,21 +27,23 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// `best_move` of an entry that has no move (a pass, a leaf, or a fail-low).
 pub const NO_MOVE: u8 = 64;
-/// Level of a heuristic midgame search result.
-pub const LEVEL_MIDGAME: u8 = 0;
-/// Level of a win/loss/draw proof.
-pub const LEVEL_WLD: u8 = 1;
-/// Level of an exact endgame solve.
-pub const LEVEL_EXACT: u8 = 2;
+/// Selectivity of a full-width midgame search: every move searched to the
+/// depth. A selective search (one that cuts moves it judges hopeless) stores
+/// less, how sure its cuts are in percent, and its entries then rank below
+/// full-width ones of the same depth.
+pub const FULL_WIDTH: u8 = 100;
+/// Selectivity of the exact solver's bounds (exact and win/loss/draw solves
+/// alike): proofs, valid at any depth, ranked above every heuristic result.
+pub const PROVEN: u8 = 127;
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const BUCKET_ENTRIES: usize = 4;
 /// Depths above this count as this in the replacement priority: an Othello game
 /// has at most 60 moves left, so a deeper nominal depth carries no information.
 const DEPTH_CAP: i32 = 64;
-/// Priority bonus per level: each step exceeds any capped depth, so a WLD proof
-/// outranks a heuristic result of any depth and an exact solve outranks both.
-const LEVEL_BONUS: [i32; 3] = [0, DEPTH_CAP + 1, 2 * (DEPTH_CAP + 1)];
+/// Priority bonus of a proof ([`PROVEN`]): it outranks a heuristic result of
+/// any capped depth, even after a generation of age.
+const PROOF_BONUS: i32 = 2 * (DEPTH_CAP + 1);
 /// Priority lost per generation of age: after a root move most of an old tree is
 /// unreachable, so one generation weighs a quarter of the depth range, and an
 /// exact solve outlives fresh results of its own depth for about 8 root searches.
@@ -65,20 +67,25 @@ pub struct TtData {
     pub depth: u8,
     /// Best (or refuting) move found, 0..=63, or [`NO_MOVE`].
     pub best_move: u8,
-    /// How the bounds were obtained: [`LEVEL_MIDGAME`], [`LEVEL_WLD`] or
-    /// [`LEVEL_EXACT`]. Larger values are clamped to [`LEVEL_EXACT`] when stored.
-    pub level: u8,
+    /// How selective the search that found the bounds was, beside its depth:
+    /// [`FULL_WIDTH`] for the midgame search, [`PROVEN`] for the solver.
+    /// Larger values are clamped to [`PROVEN`] when stored.
+    pub selectivity: u8,
 }
 
 impl TtData {
     /// The data word of the module table, written in `generation`.
     fn pack(self, generation: u8) -> u64 {
-        debug_assert!(self.level <= LEVEL_EXACT, "bad level {}", self.level);
+        debug_assert!(
+            self.selectivity <= PROVEN,
+            "bad selectivity {}",
+            self.selectivity
+        );
         (self.lower as u16 as u64)
             | (self.upper as u16 as u64) << 16
             | (self.depth as u64) << 32
             | (self.best_move as u64) << 40
-            | (self.level.min(LEVEL_EXACT) as u64) << 48
+            | (self.selectivity.min(PROVEN) as u64) << 48
             | OCCUPIED
             | (generation as u64) << 56
     }
@@ -90,24 +97,30 @@ impl TtData {
             upper: (word >> 16) as u16 as i16,
             depth: (word >> 32) as u8,
             best_move: (word >> 40) as u8,
-            level: ((word >> 48) & 0x7f) as u8,
+            selectivity: ((word >> 48) & 0x7f) as u8,
         };
         (data, (word >> 56) as u8)
     }
 }
 
 /// How much an entry in a packed word is worth keeping when `current` is the
-/// table's generation: `min(depth, DEPTH_CAP) + LEVEL_BONUS[level] - AGE_WEIGHT * age`.
+/// table's generation: `min(depth, DEPTH_CAP) - AGE_WEIGHT * age`, plus
+/// [`PROOF_BONUS`] for a proof.
 fn priority(word: u64, current: u8) -> i32 {
     let (data, generation) = TtData::unpack(word);
     let age = current.wrapping_sub(generation) as i32;
-    (data.depth as i32).min(DEPTH_CAP) + LEVEL_BONUS[data.level as usize] - AGE_WEIGHT * age
+    let bonus = if data.selectivity == PROVEN {
+        PROOF_BONUS
+    } else {
+        0
+    };
+    (data.depth as i32).min(DEPTH_CAP) + bonus - AGE_WEIGHT * age
 }
 
 /// The data to write when `new` is stored over `old` (written in generation
 /// `old_gen`) for the same key, or `None` to leave the entry alone:
 /// - an entry from an older generation is overwritten;
-/// - otherwise the result of higher rank (level, then depth) wins: a lower-ranked
+/// - otherwise the result of higher rank (selectivity, then depth) wins: a lower-ranked
 ///   result never replaces a higher-ranked one of the current search;
 /// - results of equal rank intersect their bounds, or take the new bounds if the
 ///   two are inconsistent (search instability);
@@ -119,10 +132,10 @@ fn merge(old: TtData, old_gen: u8, new: TtData, current: u8) -> Option<TtData> {
     }
     // A midgame entry from an older search is stale; a solver's bounds are
     // proofs and never go stale, so they merge as if written in this search.
-    if old_gen != current && old.level == LEVEL_MIDGAME {
+    if old_gen != current && old.selectivity != PROVEN {
         return Some(kept);
     }
-    match (new.level, new.depth).cmp(&(old.level, old.depth)) {
+    match (new.selectivity, new.depth).cmp(&(old.selectivity, old.depth)) {
         Ordering::Greater => Some(kept),
         Ordering::Equal => {
             let (lower, upper) = (old.lower.max(new.lower), old.upper.min(new.upper));
@@ -316,7 +329,7 @@ impl TranspositionTable {
     }
 
     /// What is stored for `hash`, or `None` (never stored, replaced, or torn by
-    /// a racing store). `level` tells a heuristic bound from a proven one.
+    /// a racing store). `selectivity` tells a heuristic bound from a proven one.
     pub fn probe(&self, hash: u64) -> Option<TtData> {
         let mut slots = self.bucket(hash).entries.iter().filter_map(Entry::read);
         slots
@@ -325,10 +338,10 @@ impl TranspositionTable {
     }
 
     /// Stores `data` for `hash`. An entry with the same key is updated: a midgame
-    /// one from an older search is overwritten, otherwise the higher (level, depth) wins
+    /// one from an older search is overwritten, otherwise the higher (selectivity, depth) wins
     /// and equal ones intersect their bounds; a missing best move is inherited.
     /// Else the bucket's entry of lowest priority is replaced, where priority is
-    /// `min(depth, 64) + LEVEL_BONUS[level] - AGE_WEIGHT * age` and age counts
+    /// `min(depth, 64) - AGE_WEIGHT * age` (plus a bonus for a proof) and age counts
     /// the generations since the entry was written (mod 256); empty slots go first.
     pub fn store(&self, hash: u64, data: TtData) {
         let current = self.generation.load(Relaxed);
@@ -379,13 +392,13 @@ mod tests {
     use crate::rng::Rng;
     use std::time::{Duration, Instant};
 
-    fn data(lower: i16, upper: i16, depth: u8, best_move: u8, level: u8) -> TtData {
+    fn data(lower: i16, upper: i16, depth: u8, best_move: u8, selectivity: u8) -> TtData {
         TtData {
             lower,
             upper,
             depth,
             best_move,
-            level,
+            selectivity,
         }
     }
 
@@ -400,10 +413,10 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let (min, max) = (i16::MIN, i16::MAX);
         let cases = [
-            (0, data(-6400, 6400, 60, 0, LEVEL_EXACT)),
-            (1 << 63, data(min, max, u8::MAX, NO_MOVE, LEVEL_MIDGAME)),
-            (u64::MAX, data(-1, -1, 0, 63, LEVEL_WLD)),
-            (0x1234_5678_9abc, data(-250, -100, 17, 37, LEVEL_MIDGAME)),
+            (0, data(-6400, 6400, 60, 0, PROVEN)),
+            (1 << 63, data(min, max, u8::MAX, NO_MOVE, FULL_WIDTH)),
+            (u64::MAX, data(-1, -1, 0, 63, 73)),
+            (0x1234_5678_9abc, data(-250, -100, 17, 37, FULL_WIDTH)),
         ];
         assert_eq!(tt.probe(0), None, "a zeroed slot must not match hash 0");
         cases.iter().for_each(|&(h, d)| tt.store(h, d));
@@ -417,28 +430,28 @@ mod tests {
     #[test]
     fn same_key_keeps_the_better_result() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(7, data(-100, 300, 20, 11, LEVEL_MIDGAME));
-        tt.store(7, data(-900, 900, 10, 12, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(7), Some(data(-100, 300, 20, 11, LEVEL_MIDGAME)));
-        tt.store(7, data(0, 500, 20, NO_MOVE, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(7), Some(data(0, 300, 20, 11, LEVEL_MIDGAME)));
-        tt.store(7, data(200, 200, 4, 30, LEVEL_EXACT));
-        tt.store(7, data(-50, -50, 60, 31, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, LEVEL_EXACT)));
+        tt.store(7, data(-100, 300, 20, 11, FULL_WIDTH));
+        tt.store(7, data(-900, 900, 10, 12, FULL_WIDTH));
+        assert_eq!(tt.probe(7), Some(data(-100, 300, 20, 11, FULL_WIDTH)));
+        tt.store(7, data(0, 500, 20, NO_MOVE, FULL_WIDTH));
+        assert_eq!(tt.probe(7), Some(data(0, 300, 20, 11, FULL_WIDTH)));
+        tt.store(7, data(200, 200, 4, 30, PROVEN));
+        tt.store(7, data(-50, -50, 60, 31, FULL_WIDTH));
+        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, PROVEN)));
         // A later search keeps the proof over midgame bounds, and intersects it
         // with a new proof.
         tt.new_search();
-        tt.store(7, data(-50, -50, 2, NO_MOVE, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, LEVEL_EXACT)));
-        tt.store(8, data(0, 6400, 9, 5, LEVEL_EXACT));
+        tt.store(7, data(-50, -50, 2, NO_MOVE, FULL_WIDTH));
+        assert_eq!(tt.probe(7), Some(data(200, 200, 4, 30, PROVEN)));
+        tt.store(8, data(0, 6400, 9, 5, PROVEN));
         tt.new_search();
-        tt.store(8, data(-6400, 200, 9, NO_MOVE, LEVEL_EXACT));
-        assert_eq!(tt.probe(8), Some(data(0, 200, 9, 5, LEVEL_EXACT)));
+        tt.store(8, data(-6400, 200, 9, NO_MOVE, PROVEN));
+        assert_eq!(tt.probe(8), Some(data(0, 200, 9, 5, PROVEN)));
         // Stale midgame bounds give way to new ones, shallower or not.
-        tt.store(9, data(-100, 300, 20, 11, LEVEL_MIDGAME));
+        tt.store(9, data(-100, 300, 20, 11, FULL_WIDTH));
         tt.new_search();
-        tt.store(9, data(-50, -50, 2, NO_MOVE, LEVEL_MIDGAME));
-        assert_eq!(tt.probe(9), Some(data(-50, -50, 2, 11, LEVEL_MIDGAME)));
+        tt.store(9, data(-50, -50, 2, NO_MOVE, FULL_WIDTH));
+        assert_eq!(tt.probe(9), Some(data(-50, -50, 2, 11, FULL_WIDTH)));
     }
 
     #[test]
@@ -448,15 +461,15 @@ mod tests {
             std::ptr::eq(tt.bucket(1), tt.bucket(100)),
             "all in bucket 0"
         );
-        tt.store(1, data(0, 0, 0, NO_MOVE, LEVEL_EXACT));
-        tt.store(2, data(0, 0, 255, 3, LEVEL_MIDGAME));
-        tt.store(3, data(0, 0, 5, 3, LEVEL_MIDGAME));
-        tt.store(4, data(0, 0, 20, 3, LEVEL_WLD));
-        tt.store(5, data(0, 0, 9, 3, LEVEL_MIDGAME));
+        tt.store(1, data(0, 0, 0, NO_MOVE, PROVEN));
+        tt.store(2, data(0, 0, 255, 3, FULL_WIDTH));
+        tt.store(3, data(0, 0, 5, 3, FULL_WIDTH));
+        tt.store(4, data(0, 0, 20, 3, PROVEN));
+        tt.store(5, data(0, 0, 9, 3, FULL_WIDTH));
         assert_eq!(tt.probe(3), None, "the shallowest heuristic entry goes");
-        tt.store(6, data(0, 0, 200, 3, LEVEL_MIDGAME));
+        tt.store(6, data(0, 0, 200, 3, FULL_WIDTH));
         assert_eq!(tt.probe(5), None);
-        tt.store(8, data(0, 0, 1, 3, LEVEL_MIDGAME));
+        tt.store(8, data(0, 0, 1, 3, FULL_WIDTH));
         // Depths 255 and 200 both count as 64: one goes, the proofs stay.
         assert!(tt.probe(2).is_some() != tt.probe(6).is_some());
         assert!([1, 4, 8].iter().all(|&k| tt.probe(k).is_some()));
@@ -465,9 +478,9 @@ mod tests {
     #[test]
     fn old_generations_are_replaced() {
         let tt = TranspositionTable::new(1).unwrap();
-        (1..=4).for_each(|k| tt.store(k, data(0, 0, 40, 3, LEVEL_EXACT)));
+        (1..=4).for_each(|k| tt.store(k, data(0, 0, 40, 3, PROVEN)));
         (0..12).for_each(|_| tt.new_search());
-        (11..=14).for_each(|k| tt.store(k, data(0, 0, 1, 3, LEVEL_MIDGAME)));
+        (11..=14).for_each(|k| tt.store(k, data(0, 0, 1, 3, FULL_WIDTH)));
         assert!((1..=4).all(|k| tt.probe(k).is_none()));
         assert!((11..=14).all(|k| tt.probe(k).is_some()));
     }
@@ -476,8 +489,8 @@ mod tests {
     fn torn_entry_reads_as_a_miss() {
         let tt = TranspositionTable::new(1).unwrap();
         let h = 0xdead_beef_0123_4567;
-        let a = data(100, 100, 9, 5, LEVEL_MIDGAME);
-        let (wa, wb) = (a.pack(0), data(-300, 200, 8, 6, LEVEL_MIDGAME).pack(0));
+        let a = data(100, 100, 9, 5, FULL_WIDTH);
+        let (wa, wb) = (a.pack(0), data(-300, 200, 8, 6, FULL_WIDTH).pack(0));
         tt.write_raw(h, 0, h ^ wa, wb);
         assert_eq!(tt.probe(h), None);
         tt.write_raw(h, 0, h ^ wa, wa);
@@ -527,7 +540,7 @@ mod tests {
         let huge = TranspositionTable::new(1_000_000_000).err().unwrap();
         assert!(huge.to_string().contains("1000000000 MB"));
         let mut tt = TranspositionTable::new(1).unwrap();
-        tt.store(5, data(1, 2, 3, 4, LEVEL_WLD));
+        tt.store(5, data(1, 2, 3, 4, 73));
         assert!(tt.resize(usize::MAX).is_err());
         assert_eq!((tt.megabytes(), tt.probe(5).is_some()), (1, true));
         tt.resize(2).unwrap();

@@ -10,7 +10,7 @@ use mollett::eval::EvalKind;
 use mollett::rng::Rng;
 use mollett::search::multipv::{MultiPvRequest, multipv};
 use mollett::search::{Limits, SearchRequest, search};
-use mollett::tt::{LEVEL_EXACT, LEVEL_MIDGAME, LEVEL_WLD, TranspositionTable, TtData};
+use mollett::tt::{FULL_WIDTH, PROVEN, TranspositionTable, TtData};
 use mollett::{Move, Square};
 use std::sync::atomic::AtomicBool;
 
@@ -27,11 +27,11 @@ fn illegal_square(board: &Board, rng: &mut Rng) -> u8 {
 }
 
 /// Forges an entry for `board` and for every position up to `plies` moves
-/// below it: an illegal move, a random level and depth, random bounds.
+/// below it: an illegal move, a random selectivity and depth, random bounds.
 fn poison(tt: &TranspositionTable, board: Board, plies: u32, rng: &mut Rng) {
     let mut bound = || (rng.below(12801) as i32 - 6400) as i16;
     let (a, b) = (bound(), bound());
-    let level = [LEVEL_MIDGAME, LEVEL_WLD, LEVEL_EXACT][rng.below(3) as usize];
+    let selectivity = [FULL_WIDTH, 73, PROVEN][rng.below(3) as usize];
     let depth = if rng.below(2) == 0 {
         board.empties() as u8
     } else {
@@ -42,7 +42,7 @@ fn poison(tt: &TranspositionTable, board: Board, plies: u32, rng: &mut Rng) {
         upper: a.max(b),
         depth,
         best_move: illegal_square(&board, rng),
-        level,
+        selectivity,
     };
     tt.store(board.hash(), data);
     if plies == 0 {

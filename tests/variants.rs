@@ -5,11 +5,11 @@
 
 use mollett::board::{Color, IllegalMove, Move, Position, Square};
 use mollett::rng::Rng;
-use mollett::search::ScoreKind;
+use mollett::search::endgame::Solver;
+use mollett::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search_under};
 use mollett::tt::TranspositionTable;
 use mollett::variant::perft::perft;
-use mollett::variant::root::{VariantRequest, search};
-use mollett::variant::search::Searcher;
+use mollett::variant::rules::{Anti, Othello, Reversi, Rules};
 use mollett::variant::{State, Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
@@ -300,9 +300,44 @@ fn perft_agrees_with_the_reference() {
     }
 }
 
+/// The exact value of `pos` by the solver (with null windows on both sides of
+/// it) and by the root search at 1 and 2 threads, each checked against `want`.
+fn check_solve<R: Rules>(pos: &VariantPosition, want: i32) {
+    let stop = AtomicBool::new(false);
+    let tt = TranspositionTable::new(1).unwrap();
+    let p = R::position(pos);
+    let mut s = Solver::<R>::under(&tt, &stop);
+    assert_eq!(s.solve(p, -65, 65).score, want, "{pos:?}");
+    // Null windows fall on the right side.
+    for alpha in [want - 1, want] {
+        let v = s.nws(p, alpha);
+        assert_eq!(v > alpha, want > alpha, "{pos:?}");
+    }
+    // The root search solves too, alone and with a helper; so does the
+    // win/loss/draw proof, which finds the sign.
+    for (threads, limits) in [
+        (1, Limits::EXACT),
+        (2, Limits::EXACT),
+        (1, Limits::WIN_LOSS_DRAW),
+    ] {
+        let tt = TranspositionTable::new(1).unwrap();
+        let req = SearchRequest {
+            limits,
+            threads,
+            ..SearchRequest::<R>::under(p, Level::number(1))
+        };
+        let res = search_under(&req, &tt, &stop, &mut |_| {});
+        if limits == Limits::EXACT {
+            assert_eq!((res.score, res.kind), (want * 100, ScoreKind::Exact));
+        } else {
+            let sign = want.signum() * 100;
+            assert_eq!((res.score, res.kind), (sign, ScoreKind::WinLossDraw));
+        }
+    }
+}
+
 #[test]
 fn solver_is_exact_on_random_endgames_of_every_variant() {
-    let stop = AtomicBool::new(false);
     let mut rng = Rng::new(77);
     for variant in Variant::ALL {
         let (mut solved, mut draws, mut wins) = (0, 0, 0);
@@ -316,32 +351,12 @@ fn solver_is_exact_on_random_endgames_of_every_variant() {
                 continue;
             };
             let want = r.minimax();
-            let tt = TranspositionTable::new(1).unwrap();
-            let mut s = Searcher::new(variant, &tt, &stop);
-            let state = r.to_position().state();
-            assert_eq!(
-                s.solve(state, -65, 65),
-                want,
-                "{variant}: {:?}",
-                r.to_position()
-            );
-            // Null windows fall on the right side.
-            for alpha in [want - 1, want] {
-                let v = s.solve(state, alpha, alpha + 1);
-                assert_eq!(v > alpha, want > alpha);
+            let pos = r.to_position();
+            match variant {
+                Variant::Othello => check_solve::<Othello>(&pos, want),
+                Variant::Reversi => check_solve::<Reversi>(&pos, want),
+                Variant::Anti => check_solve::<Anti>(&pos, want),
             }
-            // The root search solves too.
-            let req = VariantRequest {
-                variant,
-                state,
-                depth: 1,
-                exact_empties: 20,
-                seed: 0,
-                time: None,
-            };
-            let res = search(&req, &tt, &stop, &mut |_| {});
-            assert_eq!(res.score, want * 100);
-            assert_eq!(res.kind, ScoreKind::Exact);
             solved += 1;
             draws += usize::from(want == 0);
             wins += usize::from(want > 0);
@@ -416,24 +431,34 @@ fn anti_reversi_scores_the_fewer_discs() {
     );
 }
 
+/// One move choice for `p` at depth 3 (exact at 8 empties) with `seed`.
+fn choose<R: Rules>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    let req = SearchRequest {
+        limits: Limits {
+            depth: 3,
+            exact_empties: 8,
+            wld_empties: 8,
+        },
+        seed,
+        ..SearchRequest::<R>::under(R::position(p), Level::number(3))
+    };
+    search_under(&req, tt, &stop, &mut |_| {})
+}
+
 #[test]
 fn self_play_finishes_legally_in_every_variant() {
-    let stop = AtomicBool::new(false);
     for variant in Variant::ALL {
         for seed in 0..2 {
             let tt = TranspositionTable::new(4).unwrap();
             let mut p = variant.start();
             let mut plies = 0;
             while !p.is_game_over() {
-                let req = VariantRequest {
-                    variant,
-                    state: p.state(),
-                    depth: 3,
-                    exact_empties: 8,
-                    seed,
-                    time: None,
+                let r = match variant {
+                    Variant::Othello => choose::<Othello>(&p, seed, &tt),
+                    Variant::Reversi => choose::<Reversi>(&p, seed, &tt),
+                    Variant::Anti => choose::<Anti>(&p, seed, &tt),
                 };
-                let r = search(&req, &tt, &stop, &mut |_| {});
                 let mv = r.best.expect("a move or a pass");
                 assert!(p.legal_moves().contains(&mv), "{variant}: {mv:?}");
                 p = p.play(mv).unwrap();

@@ -13,20 +13,18 @@
 //! at least the threshold is a mistake (`?`), of three times the threshold a
 //! blunder (`??`).
 //!
-//! Every variant is analysed: Othello with the engine's search, historical
-//! Reversi and Anti-Reversi with the variant search ([`crate::variant::root`]).
+//! Every variant is analysed, each position by a job of an
+//! [`Engine`](crate::engine::Engine) (which chooses the rules' search).
 
 pub mod svg;
 
 use crate::board::{Color, Move};
+use crate::engine::{Engine, EngineError, Event, Job, Settings};
 use crate::eval::to_discs;
 use crate::format::{ParseError, parse_first_ggf, parse_variant_transcript};
 use crate::game::Game;
-use crate::search::{Level, ScoreKind, SearchRequest, SearchResult, search};
-use crate::tt::{TranspositionTable, TtError};
-use crate::variant::root::VariantRequest;
+use crate::search::{Level, Limits, ScoreKind, SearchResult};
 use crate::variant::{Variant, VariantPosition};
-use std::sync::atomic::AtomicBool;
 
 /// A blunder loses this many times the mistake threshold.
 pub const BLUNDER_FACTOR: f64 = 3.0;
@@ -118,38 +116,53 @@ pub fn parse_game(text: &str, variant: Variant) -> Result<Game, ParseError> {
     }
 }
 
+/// Searches `pos` on `engine` (one table for the whole game) at the level
+/// `level` with the midgame depth `depth`.
+fn search_at(
+    engine: &mut Engine,
+    pos: &VariantPosition,
+    level: Level,
+    depth: u32,
+) -> Result<SearchResult, EngineError> {
+    let limits = Limits {
+        depth: depth.max(1),
+        ..level.limits
+    };
+    engine.set_level(Level { limits, ..level });
+    engine.set_game(Game::from_variant(*pos));
+    engine.start(Job::Go { time: None })?;
+    match engine.wait().pop() {
+        Some(Event::Finished(f)) => Ok(f.result.expect("a move search has a result")),
+        other => panic!("the search failed: {other:?}"),
+    }
+}
+
 /// Analyses every move of `game` (forced passes excepted), calling `on_move` as
 /// each is done.
 pub fn analyze(
     game: &Game,
     opts: &AnalyzeOptions,
     on_move: &mut dyn FnMut(&MoveAnalysis),
-) -> Result<Vec<MoveAnalysis>, TtError> {
-    let tt = TranspositionTable::new(opts.hash_mb)?;
-    let stop = AtomicBool::new(false);
-    let mut limits = opts.level.limits;
+) -> Result<Vec<MoveAnalysis>, EngineError> {
+    let mut engine = Engine::new(Settings {
+        level: opts.level,
+        threads: 1,
+        hash_mb: opts.hash_mb,
+        variant: game.variant,
+        ..Settings::default()
+    })?;
+    let mut level = opts.level;
     // No win/loss/draw-only proofs: a score is either heuristic or exact.
-    limits.wld_empties = limits.exact_empties;
-    let run = |vpos: &VariantPosition, depth: u32| -> SearchResult {
-        if vpos.variant != Variant::Othello {
-            let req = VariantRequest {
-                depth: depth.max(1),
-                ..VariantRequest::new(vpos, limits)
-            };
-            return crate::variant::root::search(&req, &tt, &stop, &mut |_| {});
-        }
-        let mut req = SearchRequest::new(vpos.position.board, opts.level);
-        req.limits = limits;
-        req.limits.depth = depth.max(1);
-        search(&req, &tt, &stop, &mut |_| {})
-    };
+    level.limits.wld_empties = level.limits.exact_empties;
+    let limits = level.limits;
+    let mut run = |pos: &VariantPosition, depth| search_at(&mut engine, pos, level, depth);
     let mut out = Vec::new();
     let positions = game.variant_positions();
     for (i, (pos, &played)) in positions.iter().zip(&game.moves).enumerate() {
         if played == Move::Pass {
             continue;
         }
-        let best = run(pos, limits.depth);
+        let best = run(pos, limits.depth)?;
         let mut best_move = best.best.expect("a position with a move to play");
         let mut best_exact = best.kind == ScoreKind::Exact;
         let mut best_eval = to_discs(best.score);
@@ -159,7 +172,7 @@ pub fn analyze(
         } else if played == best_move {
             (best_eval, best_exact)
         } else {
-            let r = run(&child, limits.depth.saturating_sub(1));
+            let r = run(&child, limits.depth.saturating_sub(1))?;
             (-to_discs(r.score), r.kind == ScoreKind::Exact)
         };
         // A played move rated at least as high as the first pick is the best.

@@ -147,8 +147,12 @@ pub enum Job {
     },
     /// Score every position of the game, from the last back to the first.
     Analyze,
-    /// Solve the current position exactly, whatever the level.
-    Solve,
+    /// Solve the current position exactly, whatever the level, or only prove
+    /// its win/loss/draw value.
+    Solve {
+        /// Prove only win, loss or draw.
+        wld: bool,
+    },
 }
 
 /// A job's number, counted from 1.
@@ -394,6 +398,14 @@ impl Engine {
         self.idle()?;
         self.settings.variant = variant;
         self.new_game_at_start()
+    }
+
+    /// The static evaluation of the current position, in centi-discs for the
+    /// side to move, without a search: the final score ([`ScoreKind::Exact`])
+    /// when the game is over, else the level's leaf evaluation under the game's
+    /// rules ([`ScoreKind::Midgame`] 0).
+    pub fn evaluate(&self) -> (i32, ScoreKind) {
+        worker::evaluate(&self.game, &self.settings)
     }
 
     /// Plays `mv` in the game, if legal.

@@ -47,7 +47,7 @@ fn go_reports_iterations_then_a_legal_move() {
 #[test]
 fn stop_ends_a_long_job_and_the_engine_stays_usable() {
     let mut e = engine("60");
-    e.start(Job::Solve).unwrap();
+    e.start(Job::Solve { wld: false }).unwrap();
     std::thread::sleep(Duration::from_millis(30));
     let t = Instant::now();
     e.stop();
@@ -69,7 +69,7 @@ fn a_stopped_job_on_two_threads_ends_with_its_answer_and_frees_the_table() {
     let mut e = engine("60");
     e.set_threads(2).unwrap();
     for _ in 0..3 {
-        e.start(Job::Solve).unwrap();
+        e.start(Job::Solve { wld: false }).unwrap();
         std::thread::sleep(Duration::from_millis(30));
         e.stop();
         let events = e.wait();

@@ -1,17 +1,21 @@
 //! The search thread's side of the engine: runs one job on a snapshot, reports
 //! its events, and turns a panic into [`Event::Failed`].
+//!
+//! This is where the rule set is chosen, once per job ([`execute`] and
+//! [`evaluate`]): everything below runs the one search, monomorphised for the
+//! game's [`Rules`].
 
 use super::{Event, Finished, Job, JobId, Settings};
-use crate::board::{Board, Color, Move, Position};
+use crate::board::{Color, Move};
 use crate::eval::DISC;
 use crate::game::Game;
-use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv};
+use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv_under};
 use crate::search::{
-    Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search, search_answering,
+    Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
 use crate::tt::TranspositionTable;
-use crate::variant::Variant;
-use crate::variant::root::{self as variant_root, VariantRequest};
+use crate::variant::rules::{Anti, Othello, Reversi, Rules};
+use crate::variant::{Variant, VariantPosition};
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -22,13 +26,6 @@ use std::time::Instant;
 /// The search thread's name; the protocol loop's panic hook stays silent for
 /// panics on threads of this name, since they are caught and reported.
 pub(crate) const THREAD_NAME: &str = "mollett-search";
-
-/// The limits of an exact solve, whatever the level.
-const SOLVE_LIMITS: Limits = Limits {
-    depth: 60,
-    exact_empties: 60,
-    wld_empties: 60,
-};
 
 /// Everything a job needs, moved to its thread.
 pub(super) struct Work {
@@ -80,31 +77,61 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 /// The job's `Finished`, or `None` when the search has sent it (raising
 /// `answered`).
 fn execute(w: &Work, answered: &AtomicBool) -> Option<Finished> {
-    let start = Instant::now();
     if w.panic {
         panic!("injected fault: the fault-injection hook was armed");
     }
-    if w.game.variant != Variant::Othello {
-        return Some(variant_job(w, start));
+    match w.game.variant {
+        Variant::Othello => execute_under::<Othello>(w, answered),
+        Variant::Reversi => execute_under::<Reversi>(w, answered),
+        Variant::Anti => execute_under::<Anti>(w, answered),
     }
-    let board = w.game.position().board;
+}
+
+/// The static evaluation of the game's position (see [`super::Engine::evaluate`]).
+pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
+    let pos = game.variant_position();
+    match pos.variant {
+        Variant::Othello => evaluate_under::<Othello>(&pos, settings),
+        Variant::Reversi => evaluate_under::<Reversi>(&pos, settings),
+        Variant::Anti => evaluate_under::<Anti>(&pos, settings),
+    }
+}
+
+fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
+    let p = R::position(pos);
+    if pos.is_game_over() {
+        (R::final_score(&p) * DISC, ScoreKind::Exact)
+    } else {
+        (R::evaluate(settings.level.eval, &p), ScoreKind::Midgame(0))
+    }
+}
+
+/// The job under the rules `R`.
+fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
+    let start = Instant::now();
+    let pos = w.game.variant_position();
     match w.job {
-        Job::Go { time } => go(w, board, Some(time), start, answered),
-        Job::Solve => go(w, board, None, start, answered),
-        Job::Hint { lines } => Some(hint(w, w.game.position(), lines, start)),
-        Job::Analyze => Some(analyze(w, start)),
+        Job::Go { time } => go::<R>(w, &pos, Choice::Move(time), start, answered),
+        Job::Solve { wld } => go::<R>(w, &pos, Choice::Solve { wld }, start, answered),
+        Job::Hint { lines } => Some(hint::<R>(w, &pos, lines, start)),
+        Job::Analyze => Some(analyze::<R>(w, start)),
     }
 }
 
 /// A search request for `pos` from the job's settings.
-fn request(w: &Work, pos: Position, limits: Limits, time: Option<TimeLimit>) -> SearchRequest {
+fn request<R: Rules>(
+    w: &Work,
+    pos: &VariantPosition,
+    limits: Limits,
+    time: Option<TimeLimit>,
+) -> SearchRequest<R> {
     SearchRequest {
         limits,
         seed: w.settings.seed,
         threads: w.settings.threads,
         time,
-        contempt: contempt_for(&w.settings, pos.side),
-        ..SearchRequest::new(pos.board, w.settings.level)
+        contempt: contempt_for(&w.settings, pos.position.side),
+        ..SearchRequest::under(R::position(pos), w.settings.level)
     }
 }
 
@@ -116,13 +143,22 @@ fn contempt_for(settings: &Settings, side: Color) -> i32 {
     }
 }
 
-/// A move choice within the level and `time` (`Some`), or an exact solve
-/// (`None`), which also scores a forced pass. The search sends the job's
-/// `Finished` itself, as soon as it has its answer (`None` then).
-fn go(
+/// What a [`go`] searches for.
+#[derive(Clone, Copy, Debug)]
+enum Choice {
+    /// A move, within the level and the clock's limits if any.
+    Move(Option<TimeLimit>),
+    /// The exact result (or only its sign, `wld`), whatever the level; this
+    /// also scores a forced pass.
+    Solve { wld: bool },
+}
+
+/// A move choice or a solve. The search sends the job's `Finished` itself, as
+/// soon as it has its answer (`None` then).
+fn go<R: Rules>(
     w: &Work,
-    board: Board,
-    time: Option<Option<TimeLimit>>,
+    pos: &VariantPosition,
+    choice: Choice,
     start: Instant,
     answered: &AtomicBool,
 ) -> Option<Finished> {
@@ -133,21 +169,25 @@ fn go(
         stopped: result.stopped,
         result: Some(result.clone()),
     };
-    if board.must_pass() && time.is_some() {
-        // Nothing to choose: no search.
-        return Some(finished(&SearchResult {
-            best: Some(Move::Pass),
-            score: 0,
-            kind: ScoreKind::Midgame(0),
-            pv: vec![Move::Pass],
-            nodes: 0,
-            elapsed: start.elapsed(),
-            stopped: false,
-        }));
-    }
-    let req = match time {
-        Some(time) => request(w, w.game.position(), w.settings.limits(), time),
-        None => request(w, w.game.position(), SOLVE_LIMITS, None),
+    let req = match choice {
+        Choice::Move(_) if pos.must_pass() => {
+            // Nothing to choose: no search.
+            return Some(finished(&SearchResult {
+                best: Some(Move::Pass),
+                score: 0,
+                kind: ScoreKind::Midgame(0),
+                pv: vec![Move::Pass],
+                nodes: 0,
+                elapsed: start.elapsed(),
+                stopped: false,
+            }));
+        }
+        Choice::Move(time) => request::<R>(w, pos, w.settings.limits(), time),
+        Choice::Solve { wld } => SearchRequest {
+            // A solve reports the result: ties need not be told apart.
+            find_ties: false,
+            ..request::<R>(w, pos, Limits::solve(wld), None)
+        },
     };
     let report = &mut |r: &SearchResult| {
         let _ = w.tx.send(Event::Iteration {
@@ -161,27 +201,27 @@ fn go(
         answered.store(true, Ordering::SeqCst);
         let _ = w.tx.send(Event::Finished(finished(r)));
     };
-    search_answering(&req, &w.tt, &w.stop, report, &answer);
+    search_answering_under(&req, &w.tt, &w.stop, report, &answer);
     None
 }
 
 /// The best `lines` moves at every depth. When the side to move must pass, the
 /// opponent's best line is reported behind the pass, its score negated.
-fn hint(w: &Work, pos: Position, lines: usize, start: Instant) -> Finished {
+fn hint<R: Rules>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
-    let board = pos.board;
-    if !board.is_game_over() {
-        let passed = board.moves() == 0;
-        let contempt = contempt_for(&w.settings, pos.side);
-        let req = MultiPvRequest {
-            board: if passed { board.pass() } else { board },
+    if !pos.is_game_over() {
+        let passed = pos.must_pass();
+        let board = R::position(pos);
+        let contempt = contempt_for(&w.settings, pos.position.side);
+        let req = MultiPvRequest::<R> {
+            board: if passed { R::pass(&board) } else { board },
             limits: w.settings.limits(),
             eval: w.settings.level.eval,
             lines: if passed { 1 } else { lines.max(1) },
             threads: w.settings.threads,
             contempt: if passed { -contempt } else { contempt },
         };
-        multipv(&req, &w.tt, &w.stop, &mut |it| {
+        multipv_under(&req, &w.tt, &w.stop, &mut |it| {
             nodes = it.nodes;
             let iteration = if passed { behind_pass(it) } else { it.clone() };
             let _ = w.tx.send(Event::Hint {
@@ -211,20 +251,20 @@ fn behind_pass(it: &MultiPvIteration) -> MultiPvIteration {
 
 /// Scores every position of the game, last first (the solved tail fills the
 /// table for the positions before it).
-fn analyze(w: &Work, start: Instant) -> Finished {
+fn analyze<R: Rules>(w: &Work, start: Instant) -> Finished {
     let mut nodes = 0;
     let mut stopped = false;
-    let positions = w.game.positions();
+    let positions = w.game.variant_positions();
     for (ply, pos) in positions.iter().enumerate().rev() {
         if w.stop.load(Ordering::Relaxed) {
             stopped = true;
             break;
         }
-        let (score, kind) = if pos.board.is_game_over() {
-            (pos.board.final_score() * DISC, ScoreKind::Exact)
+        let (score, kind) = if pos.is_game_over() {
+            (R::final_score(&R::position(pos)) * DISC, ScoreKind::Exact)
         } else {
-            let req = request(w, *pos, w.settings.limits(), None);
-            let r = search(&req, &w.tt, &w.stop, &mut |_| {});
+            let req = request::<R>(w, pos, w.settings.limits(), None);
+            let r = search_under(&req, &w.tt, &w.stop, &mut |_| {});
             nodes += r.nodes;
             if r.stopped {
                 stopped = true;
@@ -245,70 +285,5 @@ fn analyze(w: &Work, start: Instant) -> Finished {
         nodes,
         elapsed: start.elapsed(),
         stopped,
-    }
-}
-
-/// A job under Reversi or Anti-Reversi, through the variant search: the same
-/// events as the Othello jobs.
-fn variant_job(w: &Work, start: Instant) -> Finished {
-    let request = |pos: &crate::variant::VariantPosition, limits: Limits, time| VariantRequest {
-        seed: w.settings.seed,
-        time,
-        ..VariantRequest::new(pos, limits)
-    };
-    let finished = |result: Option<SearchResult>, nodes, stopped| Finished {
-        job: w.id,
-        nodes,
-        elapsed: start.elapsed(),
-        stopped,
-        result,
-    };
-    let pos = w.game.variant_position();
-    match w.job {
-        Job::Go { .. } | Job::Solve => {
-            let (limits, time) = match w.job {
-                Job::Go { time } => (w.settings.limits(), time),
-                _ => (SOLVE_LIMITS, None),
-            };
-            let r = variant_root::search(&request(&pos, limits, time), &w.tt, &w.stop, &mut |r| {
-                let _ = w.tx.send(Event::Iteration {
-                    job: w.id,
-                    result: r.clone(),
-                });
-            });
-            let (nodes, stopped) = (r.nodes, r.stopped);
-            finished(Some(r), nodes, stopped)
-        }
-        Job::Hint { lines } => {
-            let req = request(&pos, w.settings.limits(), None);
-            let mut nodes = 0;
-            variant_root::hint(&req, lines, &w.tt, &w.stop, &mut |it| {
-                nodes = it.nodes;
-                let _ = w.tx.send(Event::Hint {
-                    job: w.id,
-                    iteration: it.clone(),
-                });
-            });
-            finished(None, nodes, w.stop.load(Ordering::Relaxed))
-        }
-        Job::Analyze => {
-            let (mut nodes, mut stopped) = (0, false);
-            for (ply, pos) in w.game.variant_positions().iter().enumerate().rev() {
-                let req = request(pos, w.settings.limits(), None);
-                let r = variant_root::search(&req, &w.tt, &w.stop, &mut |_| {});
-                nodes += r.nodes;
-                if r.stopped {
-                    stopped = true;
-                    break;
-                }
-                let _ = w.tx.send(Event::Analysis {
-                    job: w.id,
-                    ply,
-                    score: r.score,
-                    kind: r.kind,
-                });
-            }
-            finished(None, nodes, stopped)
-        }
     }
 }

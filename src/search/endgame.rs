@@ -16,30 +16,34 @@
 
 use super::NullWindowBest;
 use super::busy::BusyTable;
-use super::last_empties::{final_score, odd_quadrants, solve_1, solve_2, solve_3, solve_4};
+use super::last_empties::odd_quadrants;
 use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES,
-    FASTEST_FIRST_MIN_EMPTIES, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES, SHALLOW_EMPTIES,
-    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
+    FASTEST_FIRST_MIN_EMPTIES, ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
+    SHALLOW_EMPTIES, SOLVER_CORNER_BONUS, SOLVER_PARITY_BONUS, STABILITY_MIN_EMPTIES,
+    STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::stack::Stack;
 use super::watch::{Watch, Watched, exact_bounds};
+use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
-use crate::board::movegen::{self, Kernel, Portable};
-use crate::board::stability::stable_discs;
-use crate::board::{Board, MAX_MOVES};
-use crate::tt::{LEVEL_EXACT, NO_MOVE, TranspositionTable, TtData};
+use crate::board::movegen::{self, Dispatch, Kernel, Portable};
+use crate::eval::DISC;
+use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
+use crate::variant::rules::{Othello, Rules};
+use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// A score no game reaches, above every final count.
 pub const INF_DISCS: i32 = 65;
 
-/// The solver's state for one search: node counter, stop flag, shared table.
-pub struct Solver<'a> {
+/// The solver's state for one search under the rules `R`: node counter, stop
+/// flag, shared table.
+pub struct Solver<'a, R: Rules = Othello> {
     /// Positions visited.
     pub nodes: u64,
     tt: &'a TranspositionTable,
@@ -53,6 +57,7 @@ pub struct Solver<'a> {
     /// With several threads: the null-window nodes this thread is inside, at
     /// [`ABDADA_MIN_EMPTIES`] or more.
     watch: Watch,
+    rules: PhantomData<R>,
 }
 
 /// The result of a PV solve.
@@ -73,8 +78,15 @@ impl Solved {
 }
 
 impl<'a> Solver<'a> {
-    /// A solver sharing `tt` and watching `stop`.
+    /// An Othello solver sharing `tt` and watching `stop`.
     pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a> {
+        Solver::under(tt, stop)
+    }
+}
+
+impl<'a, R: Rules> Solver<'a, R> {
+    /// A solver under the rules `R` sharing `tt` and watching `stop`.
+    pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
         Solver {
             nodes: 0,
             tt,
@@ -85,6 +97,7 @@ impl<'a> Solver<'a> {
             aborted: false,
             busy: None,
             watch: Watch::default(),
+            rules: PhantomData,
         }
     }
 
@@ -115,7 +128,15 @@ impl<'a> Solver<'a> {
     /// Solves `board` within `(alpha, beta)` (discs): the exact score if it lies
     /// strictly inside, otherwise a bound on the correct side. `(-1, 1)` gives a
     /// win/loss/draw proof.
-    pub fn solve(&mut self, board: Board, alpha: i32, beta: i32) -> Solved {
+    pub fn solve(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+        let mut r = self.solve_reversed(board, alpha, beta);
+        r.pv.reverse();
+        r
+    }
+
+    /// [`solve`](Self::solve) with the line last move first, as the search
+    /// builds it (each PV node pushes its move).
+    pub(super) fn solve_reversed(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Solved {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `pvs_fast` is compiled for.
@@ -126,7 +147,7 @@ impl<'a> Solver<'a> {
 
     /// A null-window search: the score if it is at most `alpha`, otherwise a
     /// lower bound above `alpha`.
-    pub fn nws(&mut self, board: Board, alpha: i32) -> i32 {
+    pub fn nws(&mut self, board: R::Pos, alpha: i32) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `nws_fast` is compiled for.
@@ -157,14 +178,15 @@ impl<'a> Solver<'a> {
 /// How promising a move is for fastest-first ordering (higher first): few replies
 /// for the opponent, corners, and the parity region.
 #[inline(always)]
-fn order_score<K: Kernel>(k: K, child: &Board, sq: u8, odd: u64) -> i32 {
-    let replies = k.moves(child.player, child.opponent);
-    let mut v = -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, odd: u64) -> i32 {
+    let replies = R::moves(k, child);
+    let replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mut v = -ORDER_MOBILITY_WEIGHT * replies;
     if CORNERS >> sq & 1 != 0 {
-        v += 8;
+        v += SOLVER_CORNER_BONUS;
     }
     if odd >> sq & 1 != 0 {
-        v += 4;
+        v += SOLVER_PARITY_BONUS;
     }
     v
 }
@@ -175,29 +197,29 @@ const INF_EVAL: i32 = 10_000;
 /// A small alpha-beta search over the evaluation, for move ordering only: no
 /// table, passes cost no depth. Every position it visits counts as a node, as in
 /// Edax, whose counts we compare with.
-fn shallow_value<K: Kernel>(
+fn shallow_value<K: Kernel, R: Rules>(
     k: K,
-    s: &mut Solver,
-    board: &Board,
+    s: &mut Solver<R>,
+    board: &R::Pos,
     depth: u32,
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
     s.nodes += 1;
     if depth == 0 {
-        return crate::eval::evaluate_mobility_with(k, board);
+        return R::order_value(k, board);
     }
-    let moves = k.moves(board.player, board.opponent);
+    let moves = R::moves(k, board);
     if moves == 0 {
-        let passed = board.pass();
-        if k.moves(board.opponent, board.player) == 0 {
-            return board.final_score() * 100;
+        let passed = R::pass(board);
+        if R::moves(k, &passed) == 0 {
+            return R::final_score(board) * DISC;
         }
         return -shallow_value(k, s, &passed, depth, -beta, -alpha);
     }
     let mut best = -INF_EVAL;
     for sq in Squares(moves) {
-        let child = board.make(sq, k.flips(sq, board.player, board.opponent));
+        let child = R::make(board, sq, R::flips(k, board, sq));
         let v = -shallow_value(k, s, &child, depth - 1, -beta, -alpha);
         if v > best {
             best = v;
@@ -216,14 +238,21 @@ fn shallow_value<K: Kernel>(
 /// `empties` empties (higher first): a small search, the evaluation, fastest-first
 /// or parity alone, the more expensive the larger the subtree.
 #[inline(always)]
-fn move_key<K: Kernel>(k: K, s: &mut Solver, child: &Board, sq: u8, odd: u64, empties: u32) -> i32 {
+fn move_key<K: Kernel, R: Rules>(
+    k: K,
+    s: &mut Solver<R>,
+    child: &R::Pos,
+    sq: u8,
+    odd: u64,
+    empties: u32,
+) -> i32 {
     if empties >= SEARCH_ORDER_MIN_EMPTIES {
         -shallow_value(k, s, child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
     } else if empties >= EVAL_ORDER_MIN_EMPTIES {
         s.nodes += 1;
-        -crate::eval::evaluate_mobility_with(k, child)
+        -R::order_value(k, child)
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
-        order_score(k, child, sq, odd)
+        order_score::<K, R>(k, child, sq, odd)
     } else {
         (odd >> sq & 1) as i32
     }
@@ -231,53 +260,36 @@ fn move_key<K: Kernel>(k: K, s: &mut Solver, child: &Board, sq: u8, odd: u64, em
 
 /// The null-window node: is the score above `alpha`? Fail-soft.
 #[inline(always)]
-fn nws_body<K: Kernel>(
+fn nws_body<K: Kernel, R: Rules>(
     k: K,
-    s: &mut Solver,
-    board: Board,
+    s: &mut Solver<R>,
+    board: R::Pos,
     alpha: i32,
-    recurse: impl Fn(&mut Solver, Board, i32) -> i32,
+    recurse: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> i32 {
-    let (p, o) = (board.player, board.opponent);
-    let empty = !(p | o);
+    let empty = R::board(&board).empty();
     let empties = empty.count_ones();
-    if empties <= 4 {
-        return match empties {
-            0 => {
-                s.nodes += 1;
-                final_score(p, o)
-            }
-            1 => solve_1(s, p, o, empty.trailing_zeros() as u8),
-            2 => {
-                let a = empty.trailing_zeros() as u8;
-                solve_2(k, s, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
-            }
-            3 => {
-                let mut e = [0u8; 3];
-                for (i, sq) in Squares(empty).enumerate() {
-                    e[i] = sq;
-                }
-                solve_3(k, s, p, o, alpha, e)
-            }
-            _ => solve_4(k, s, p, o, alpha),
-        };
+    if empties <= 4
+        && let Some(v) = R::last_empties(k, &mut s.nodes, &board, alpha, empties)
+    {
+        return v;
     }
     s.nodes += 1;
     if s.should_stop() {
         return 0;
     }
-    let moves = k.moves(p, o);
+    let moves = R::moves(k, &board);
     if moves == 0 {
-        let passed = board.pass();
-        if k.moves(o, p) == 0 {
-            return final_score(p, o);
+        let passed = R::pass(&board);
+        if R::moves(k, &passed) == 0 {
+            return R::final_score(&board);
         }
         return -recurse(s, passed, -alpha - 1);
     }
 
-    // Stability cut-off: the opponent's stable discs cap what the mover can reach.
+    // Stability cut-off: stable discs cap what the mover can reach.
     if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
-        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+        let cap = R::score_cap(&board);
         if cap <= alpha {
             return cap;
         }
@@ -287,8 +299,8 @@ fn nws_body<K: Kernel>(
     if empties <= SHALLOW_EMPTIES {
         let mut best = -INF_DISCS;
         for sq in Squares(moves & odd).chain(Squares(moves & !odd)) {
-            let f = k.flips(sq, p, o);
-            let v = -recurse(s, board.make(sq, f), -alpha - 1);
+            let f = R::flips(k, &board, sq);
+            let v = -recurse(s, R::make(&board, sq, f), -alpha - 1);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -300,13 +312,13 @@ fn nws_body<K: Kernel>(
     }
 
     // Deep nodes: the table, then moves ordered fastest-first.
-    let hash = board.hash();
+    let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if empties >= ENDGAME_TT_MIN_EMPTIES
         && let Some(d) = s.tt.probe(hash)
     {
-        if d.level == LEVEL_EXACT && d.depth as u32 == empties {
-            let (lo, hi) = (d.lower as i32 / 100, d.upper as i32 / 100);
+        if d.selectivity == PROVEN && d.depth as u32 == empties {
+            let (lo, hi) = (d.lower as i32 / DISC, d.upper as i32 / DISC);
             if lo > alpha {
                 return lo;
             }
@@ -323,9 +335,9 @@ fn nws_body<K: Kernel>(
     let mut stack: Stack<(u8, u64, i32, u64), MAX_MOVES> = Stack::new();
     let child_probes = empties > ENDGAME_TT_MIN_EMPTIES;
     for sq in Squares(moves) {
-        let f = k.flips(sq, p, o);
+        let f = R::flips(k, &board, sq);
         let child_hash = if child_probes {
-            let h = board.make(sq, f).hash();
+            let h = R::key(&R::make(&board, sq, f));
             s.tt.prefetch(h);
             h
         } else {
@@ -341,15 +353,15 @@ fn nws_body<K: Kernel>(
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
             && let Some(d) = s.tt.probe(child_hash)
-            && d.level == LEVEL_EXACT
-            && (d.upper as i32) / 100 < -alpha
+            && d.selectivity == PROVEN
+            && (d.upper as i32) / DISC < -alpha
         {
-            return -(d.upper as i32) / 100;
+            return -(d.upper as i32) / DISC;
         }
         entry.2 = if sq == tt_move {
             i32::MAX
         } else {
-            move_key(k, s, &board.make(sq, f), sq, odd, empties)
+            move_key(k, s, &R::make(&board, sq, f), sq, odd, empties)
         };
     }
     // With several threads, this node is watched from below: should another
@@ -376,7 +388,7 @@ fn nws_body<K: Kernel>(
             }
             list.swap(i, k);
             let (sq, f, _, h) = list[i];
-            let child = board.make(sq, f);
+            let child = R::make(&board, sq, f);
             // Another thread is on this move: come back to it after the others. The
             // first move is searched whatever the others do, and claims nothing (so
             // it never releases a claim that another thread holds).
@@ -396,7 +408,7 @@ fn nws_body<K: Kernel>(
             }
         }
         for &(sq, f) in deferred.as_slice() {
-            let v = -recurse(s, board.make(sq, f), -alpha - 1);
+            let v = -recurse(s, R::make(&board, sq, f), -alpha - 1);
             if s.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
@@ -416,27 +428,27 @@ fn nws_body<K: Kernel>(
         s.tt.store(
             hash,
             TtData {
-                lower: (lower.max(-64) * 100) as i16,
-                upper: (upper.min(64) * 100) as i16,
+                lower: (lower.max(-64) * DISC) as i16,
+                upper: (upper.min(64) * DISC) as i16,
                 depth: empties as u8,
                 best_move: best.mv,
-                level: LEVEL_EXACT,
+                selectivity: PROVEN,
             },
         );
     }
     best.score
 }
 
-fn nws_plain(s: &mut Solver, board: Board, alpha: i32) -> i32 {
-    nws_body(Portable, s, board, alpha, nws_plain)
+fn nws_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
+    nws_body(Portable, s, board, alpha, nws_plain::<R>)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast(s: &mut Solver, board: Board, alpha: i32) -> i32 {
+fn nws_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
-    nws_body(k, s, board, alpha, |s, b, a| nws_fast(s, b, a))
+    nws_body(k, s, board, alpha, |s, b, a| nws_fast::<R>(s, b, a))
 }
 
 // ---------------------------------------------------------------------------
@@ -446,21 +458,21 @@ fn nws_fast(s: &mut Solver, board: Board, alpha: i32) -> i32 {
 /// with a null window and a re-search when one beats `alpha`. Returns the score
 /// and the best move.
 #[inline(always)]
-fn pvs_body<K: Kernel>(
+fn pvs_body<K: Kernel, R: Rules>(
     k: K,
-    s: &mut Solver,
-    board: Board,
+    s: &mut Solver<R>,
+    board: R::Pos,
     mut alpha: i32,
     beta: i32,
-    recurse: impl Fn(&mut Solver, Board, i32, i32) -> Solved,
-    nws: impl Fn(&mut Solver, Board, i32) -> i32,
+    recurse: impl Fn(&mut Solver<R>, R::Pos, i32, i32) -> Solved,
+    nws: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> Solved {
     s.nodes += 1;
-    let moves = board.moves();
+    let moves = R::moves(Dispatch, &board);
     if moves == 0 {
-        let passed = board.pass();
-        if passed.moves() == 0 {
-            let score = board.final_score();
+        let passed = R::pass(&board);
+        if R::moves(Dispatch, &passed) == 0 {
+            let score = R::final_score(&board);
             return Solved {
                 score,
                 pv: Vec::new(),
@@ -468,19 +480,20 @@ fn pvs_body<K: Kernel>(
         }
         let mut r = recurse(s, passed, -beta, -alpha);
         r.score = -r.score;
-        r.pv.insert(0, PASS);
+        r.pv.push(PASS);
         return r;
     }
-    let empty = board.empty();
+    let empty = R::board(&board).empty();
     let odd = odd_quadrants(empty);
-    let tt_move = s.tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
+    let hash = R::key(&board);
+    let tt_move = s.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
     for sq in Squares(moves) {
-        let child = board.make(sq, board.flips(sq));
+        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
         let score = if sq == tt_move {
             i32::MAX
         } else {
-            order_score(k, &child, sq, odd)
+            order_score::<K, R>(k, &child, sq, odd)
         };
         stack.push((sq, score));
     }
@@ -493,7 +506,7 @@ fn pvs_body<K: Kernel>(
     };
     let alpha0 = alpha;
     for (i, &(sq, _)) in list[..n].iter().enumerate() {
-        let child = board.make(sq, board.flips(sq));
+        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
         let mut line = Solved {
             score: 0,
             pv: Vec::new(),
@@ -512,7 +525,7 @@ fn pvs_body<K: Kernel>(
             return best;
         }
         if line.score > best.score {
-            line.pv.insert(0, sq);
+            line.pv.push(sq);
             best = line;
             if best.score > alpha {
                 alpha = best.score;
@@ -522,7 +535,8 @@ fn pvs_body<K: Kernel>(
             }
         }
     }
-    if board.empties() >= ENDGAME_TT_MIN_EMPTIES {
+    let empties = empty.count_ones();
+    if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score >= beta {
             (best.score, 64)
         } else if best.score > alpha0 {
@@ -531,26 +545,34 @@ fn pvs_body<K: Kernel>(
             (-64, best.score)
         };
         s.tt.store(
-            board.hash(),
+            hash,
             TtData {
-                lower: (lower * 100) as i16,
-                upper: (upper * 100) as i16,
-                depth: board.empties() as u8,
-                best_move: best.pv.first().copied().unwrap_or(NO_MOVE),
-                level: LEVEL_EXACT,
+                lower: (lower * DISC) as i16,
+                upper: (upper * DISC) as i16,
+                depth: empties as u8,
+                best_move: best.pv.last().copied().unwrap_or(NO_MOVE),
+                selectivity: PROVEN,
             },
         );
     }
     best
 }
 
-fn pvs_plain(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
-    pvs_body(Portable, s, board, alpha, beta, pvs_plain, nws_plain)
+fn pvs_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+    pvs_body(
+        Portable,
+        s,
+        board,
+        alpha,
+        beta,
+        pvs_plain::<R>,
+        nws_plain::<R>,
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pvs_fast(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
+fn pvs_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
     // SAFETY: `pvs_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pvs_body(
@@ -559,7 +581,7 @@ fn pvs_fast(s: &mut Solver, board: Board, alpha: i32, beta: i32) -> Solved {
         board,
         alpha,
         beta,
-        |s, b, a, be| pvs_fast(s, b, a, be),
-        |s, b, a| nws_fast(s, b, a),
+        |s, b, a, be| pvs_fast::<R>(s, b, a, be),
+        |s, b, a| nws_fast::<R>(s, b, a),
     )
 }

@@ -3,7 +3,7 @@
 //! inlines into the solver's node function), and a table-driven count for the
 //! very last move.
 
-use super::endgame::{INF_DISCS, Solver};
+use super::endgame::INF_DISCS;
 use crate::board::Board;
 use crate::board::bitboard::Squares;
 use crate::board::lastflip::count_last_flips;
@@ -33,10 +33,43 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
     (cols & 0x0000_0011_0000_0011).wrapping_mul(QUADRANTS[0])
 }
 
+/// The null-window value over `alpha` of an Othello position with `empties`
+/// (at most 4) empty squares, counting the nodes in `nodes`.
+#[inline(always)]
+pub(crate) fn solve<K: Kernel>(
+    k: K,
+    nodes: &mut u64,
+    board: &Board,
+    alpha: i32,
+    empties: u32,
+) -> i32 {
+    let (p, o) = (board.player, board.opponent);
+    let empty = !(p | o);
+    match empties {
+        0 => {
+            *nodes += 1;
+            final_score(p, o)
+        }
+        1 => solve_1(nodes, p, o, empty.trailing_zeros() as u8),
+        2 => {
+            let a = empty.trailing_zeros() as u8;
+            solve_2(k, nodes, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
+        }
+        3 => {
+            let mut e = [0u8; 3];
+            for (i, sq) in Squares(empty).enumerate() {
+                e[i] = sq;
+            }
+            solve_3(k, nodes, p, o, alpha, e)
+        }
+        _ => solve_4(k, nodes, p, o, alpha),
+    }
+}
+
 /// One empty square `sq` left: the final score for the side to move.
 #[inline(always)]
-pub(super) fn solve_1(s: &mut Solver, p: u64, o: u64, sq: u8) -> i32 {
-    s.nodes += 1;
+pub(super) fn solve_1(nodes: &mut u64, p: u64, o: u64, sq: u8) -> i32 {
+    *nodes += 1;
     let n = count_last_flips(sq, p);
     if n != 0 {
         // The board fills up: the mover has its discs, the flips and the new one.
@@ -61,14 +94,14 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 #[inline(always)]
 pub(super) fn solve_2<K: Kernel>(
     k: K,
-    s: &mut Solver,
+    s: &mut u64,
     p: u64,
     o: u64,
     alpha: i32,
     a: u8,
     b: u8,
 ) -> i32 {
-    s.nodes += 1;
+    *s += 1;
     let mut best = -INF_DISCS;
     for (sq, rest) in [(a, b), (b, a)] {
         let f = k.flips(sq, p, o);
@@ -134,13 +167,13 @@ macro_rules! try_move {
 #[inline(always)]
 pub(super) fn solve_3<K: Kernel>(
     k: K,
-    s: &mut Solver,
+    s: &mut u64,
     mut p: u64,
     mut o: u64,
     mut alpha: i32,
     [e0, e1, e2]: [u8; 3],
 ) -> i32 {
-    s.nodes += 1;
+    *s += 1;
     let mut sign = 1;
     for _ in 0..2 {
         let mut best = -INF_DISCS;
@@ -161,14 +194,8 @@ pub(super) fn solve_3<K: Kernel>(
 
 /// Null-window search of the last four empties, odd-quadrant squares first.
 #[inline(always)]
-pub(super) fn solve_4<K: Kernel>(
-    k: K,
-    s: &mut Solver,
-    mut p: u64,
-    mut o: u64,
-    mut alpha: i32,
-) -> i32 {
-    s.nodes += 1;
+pub(super) fn solve_4<K: Kernel>(k: K, s: &mut u64, mut p: u64, mut o: u64, mut alpha: i32) -> i32 {
+    *s += 1;
     let empty = !(p | o);
     let odd = odd_quadrants(empty);
     let mut e = [0u8; 4];

@@ -15,12 +15,14 @@ use super::params::{
 };
 use super::stack::Stack;
 use super::watch::{Watch, Watched};
+use crate::board::MAX_MOVES;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
-use crate::board::{Board, MAX_MOVES};
-use crate::eval::{DISC, EvalKind, evaluate};
-use crate::tt::{LEVEL_EXACT, LEVEL_MIDGAME, NO_MOVE, TranspositionTable, TtData};
+use crate::eval::{DISC, EvalKind};
+use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
+use crate::variant::rules::{Othello, Rules};
+use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -35,12 +37,15 @@ pub const PASS: u8 = 64;
 pub struct Line {
     /// Centi-discs for the side to move.
     pub score: i32,
-    /// Moves from this position, [`PASS`] for a pass.
+    /// Moves from this position, [`PASS`] for a pass. Inside the search the
+    /// line is kept last move first, so that each PV node pushes its move
+    /// rather than shifting the line; [`Midgame::pvs`] returns it in playing
+    /// order.
     pub pv: Vec<u8>,
 }
 
-/// One worker's midgame search state.
-pub struct Midgame<'a> {
+/// One worker's midgame search state under the rules `R`.
+pub struct Midgame<'a, R: Rules = Othello> {
     /// Positions visited, exact-solver nodes included.
     pub nodes: u64,
     tt: &'a TranspositionTable,
@@ -59,11 +64,20 @@ pub struct Midgame<'a> {
     /// With several threads: the null-window nodes this thread is inside, from
     /// [`MIDGAME_ABDADA_MIN_DEPTH`].
     watch: Watch,
+    rules: PhantomData<R>,
 }
 
 impl<'a> Midgame<'a> {
-    /// A search sharing `tt`, watching `stop`, scoring leaves with `eval`.
+    /// An Othello search sharing `tt`, watching `stop`, scoring leaves with `eval`.
     pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Midgame<'a> {
+        Midgame::under(tt, stop, eval)
+    }
+}
+
+impl<'a, R: Rules> Midgame<'a, R> {
+    /// A search under the rules `R` sharing `tt`, watching `stop`, scoring
+    /// leaves with `eval`.
+    pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
         Midgame {
             nodes: 0,
             tt,
@@ -76,6 +90,7 @@ impl<'a> Midgame<'a> {
             draw: 0,
             busy: None,
             watch: Watch::default(),
+            rules: PhantomData,
         }
     }
 
@@ -116,7 +131,14 @@ impl<'a> Midgame<'a> {
     }
 
     /// A PV search of `board` to `depth` plies over `(alpha, beta)`.
-    pub fn pvs(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+    pub fn pvs(&mut self, board: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+        let mut line = self.pvs_reversed(board, depth, alpha, beta);
+        line.pv.reverse();
+        line
+    }
+
+    /// [`pvs`](Self::pvs) with the line last move first.
+    fn pvs_reversed(&mut self, board: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `pv_fast` is compiled for.
@@ -126,7 +148,7 @@ impl<'a> Midgame<'a> {
     }
 
     /// A null-window search: is `board` worth more than `alpha` at `depth`?
-    pub fn nws(&mut self, board: Board, depth: u32, alpha: i32) -> i32 {
+    pub fn nws(&mut self, board: R::Pos, depth: u32, alpha: i32) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if movegen::has_fast_kernel() {
             // SAFETY: the CPU supports every feature `nws_fast` is compiled for.
@@ -162,14 +184,15 @@ impl<'a> Midgame<'a> {
     }
 
     /// Hands a node whose depth reaches the end of the game to the exact solver,
-    /// converting the window to discs and the result back.
-    fn exact(&mut self, board: Board, alpha: i32, beta: i32) -> Line {
+    /// converting the window to discs and the result back (the line last move
+    /// first).
+    fn exact(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Line {
         let (a, b) = disc_window(alpha, beta, self.draw);
-        let mut solver = Solver::new(self.tt, self.stop)
+        let mut solver = Solver::<R>::under(self.tt, self.stop)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
-        let r = solver.solve(board, a, b);
+        let r = solver.solve_reversed(board, a, b);
         self.nodes += solver.nodes;
         self.aborted |= solver.aborted();
         Line {
@@ -204,23 +227,23 @@ pub fn disc_window(alpha: i32, beta: i32, draw: i32) -> (i32, i32) {
 #[inline(always)]
 fn usable(d: &TtData, depth: u32, draw: i32) -> Option<(i32, i32)> {
     let (lower, upper) = (d.lower as i32, d.upper as i32);
-    if d.level == LEVEL_MIDGAME {
+    if d.selectivity != PROVEN {
         return (d.depth as u32 >= depth).then_some((lower, upper));
     }
     let value = |v: i32| if v == 0 { draw } else { v };
-    (d.level == LEVEL_EXACT || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
+    (d.selectivity == PROVEN || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
 }
 
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
 /// evaluation; exact hand-off; table cut-off; ordered moves; table store.
 #[inline(always)]
-fn nws_body<K: Kernel>(
+fn nws_body<K: Kernel, R: Rules>(
     k: K,
-    m: &mut Midgame,
-    board: Board,
+    m: &mut Midgame<R>,
+    board: R::Pos,
     depth: u32,
     alpha: i32,
-    nws: impl Fn(&mut Midgame, Board, u32, i32) -> i32,
+    nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> i32 {
     // Step 1. Count the node; poll the stop flag.
     m.nodes += 1;
@@ -228,11 +251,11 @@ fn nws_body<K: Kernel>(
         return 0;
     }
     // Step 2. No move: a pass, which costs no depth, or the end of the game.
-    let moves = k.moves(board.player, board.opponent);
+    let moves = R::moves(k, &board);
     if moves == 0 {
-        let passed = board.pass();
-        if k.moves(passed.player, passed.opponent) == 0 {
-            return m.value(board.final_score());
+        let passed = R::pass(&board);
+        if R::moves(k, &passed) == 0 {
+            return m.value(R::final_score(&board));
         }
         m.draw = -m.draw;
         let v = -nws(m, passed, depth, -alpha - 1);
@@ -241,14 +264,14 @@ fn nws_body<K: Kernel>(
     }
     // Step 3. The horizon: the evaluation.
     if depth == 0 {
-        return evaluate(m.eval, &board);
+        return R::evaluate(m.eval, &board);
     }
     // Step 4. Deep enough to see the end: solve exactly.
-    if depth >= board.empties() {
+    if depth >= R::board(&board).empties() {
         return m.exact(board, alpha, alpha + 1).score;
     }
     // Step 5. The table: a cut-off, or at least a move to try first.
-    let hash = board.hash();
+    let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if depth >= MIDGAME_TT_MIN_DEPTH
         && let Some(d) = m.tt.probe(hash)
@@ -264,7 +287,7 @@ fn nws_body<K: Kernel>(
         tt_move = d.best_move;
     }
     // Step 6. The moves, best-looking first.
-    let list = order_moves_with(k, &board, moves, tt_move, depth);
+    let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth);
     let mut best = NullWindowBest::new(-INF);
     // With several threads, a later move another thread is on comes last
     // (ABDADA, as in the exact solver), by when the table may hold its result;
@@ -287,10 +310,10 @@ fn nws_body<K: Kernel>(
             } else {
                 deferred.as_slice()[i]
             };
-            let child = board.make(sq, f);
+            let child = R::make(&board, sq, f);
             let _claim = match busy {
                 Some(b) if round == 0 && i > 0 => {
-                    let Some(claim) = b.claim(child.hash()) else {
+                    let Some(claim) = b.claim(R::key(&child)) else {
                         deferred.push((sq, f));
                         continue;
                     };
@@ -332,7 +355,7 @@ fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32,
             upper: upper.clamp(-64 * DISC, 64 * DISC) as i16,
             depth: depth.min(255) as u8,
             best_move: mv,
-            level: LEVEL_MIDGAME,
+            selectivity: FULL_WIDTH,
         },
     );
 }
@@ -340,25 +363,25 @@ fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32,
 /// The PV node over the window `(alpha, beta)`: the first move with the full
 /// window, the others with a null window, re-searched when they beat `alpha`.
 #[inline(always)]
-fn pv_body<K: Kernel>(
+fn pv_body<K: Kernel, R: Rules>(
     k: K,
-    m: &mut Midgame,
-    board: Board,
+    m: &mut Midgame<R>,
+    board: R::Pos,
     depth: u32,
     (mut alpha, beta): (i32, i32),
-    pv: impl Fn(&mut Midgame, Board, u32, i32, i32) -> Line,
-    nws: impl Fn(&mut Midgame, Board, u32, i32) -> i32,
+    pv: impl Fn(&mut Midgame<R>, R::Pos, u32, i32, i32) -> Line,
+    nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> Line {
     m.nodes += 1;
     if m.should_stop() {
         return Line::default();
     }
-    let moves = k.moves(board.player, board.opponent);
+    let moves = R::moves(k, &board);
     if moves == 0 {
-        let passed = board.pass();
-        if k.moves(passed.player, passed.opponent) == 0 {
+        let passed = R::pass(&board);
+        if R::moves(k, &passed) == 0 {
             return Line {
-                score: m.value(board.final_score()),
+                score: m.value(R::final_score(&board)),
                 pv: Vec::new(),
             };
         }
@@ -366,28 +389,28 @@ fn pv_body<K: Kernel>(
         let mut line = pv(m, passed, depth, -beta, -alpha);
         m.draw = -m.draw;
         line.score = -line.score;
-        line.pv.insert(0, PASS);
+        line.pv.push(PASS);
         return line;
     }
     if depth == 0 {
         return Line {
-            score: evaluate(m.eval, &board),
+            score: R::evaluate(m.eval, &board),
             pv: Vec::new(),
         };
     }
-    if depth >= board.empties() {
+    if depth >= R::board(&board).empties() {
         return m.exact(board, alpha, beta);
     }
-    let hash = board.hash();
+    let hash = R::key(&board);
     let tt_move = m.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
-    let list = order_moves_with(k, &board, moves, tt_move, depth.max(2));
+    let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth.max(2));
     let alpha0 = alpha;
     let mut best = Line {
         score: -INF,
         pv: Vec::new(),
     };
     for (i, &(sq, f)) in list.as_slice().iter().enumerate() {
-        let child = board.make(sq, f);
+        let child = R::make(&board, sq, f);
         let mut line;
         m.draw = -m.draw;
         if i == 0 {
@@ -410,7 +433,7 @@ fn pv_body<K: Kernel>(
             return best;
         }
         if line.score > best.score {
-            line.pv.insert(0, sq);
+            line.pv.push(sq);
             best = line;
             if best.score > alpha {
                 alpha = best.score;
@@ -420,7 +443,7 @@ fn pv_body<K: Kernel>(
             }
         }
     }
-    let best_move = best.pv.first().copied().unwrap_or(NO_MOVE);
+    let best_move = best.pv.last().copied().unwrap_or(NO_MOVE);
     let (lower, upper) = if best.score >= beta {
         (best.score, INF)
     } else if best.score > alpha0 {
@@ -432,25 +455,35 @@ fn pv_body<K: Kernel>(
     best
 }
 
-fn nws_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
-    nws_body(Portable, m, b, depth, alpha, nws_plain)
+fn nws_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
+    nws_body(Portable, m, b, depth, alpha, nws_plain::<R>)
 }
 
-fn pv_plain(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
-    pv_body(Portable, m, b, depth, (alpha, beta), pv_plain, nws_plain)
+fn pv_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+    pv_body(
+        Portable,
+        m,
+        b,
+        depth,
+        (alpha, beta),
+        pv_plain::<R>,
+        nws_plain::<R>,
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32) -> i32 {
+fn nws_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
-    nws_body(k, m, b, depth, alpha, |m, b, d, a| nws_fast(m, b, d, a))
+    nws_body(k, m, b, depth, alpha, |m, b, d, a| {
+        nws_fast::<R>(m, b, d, a)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pv_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line {
+fn pv_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
     // SAFETY: `pv_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pv_body(
@@ -459,7 +492,7 @@ fn pv_fast(m: &mut Midgame, b: Board, depth: u32, alpha: i32, beta: i32) -> Line
         b,
         depth,
         (alpha, beta),
-        |m, b, d, a, be| pv_fast(m, b, d, a, be),
-        |m, b, d, a| nws_fast(m, b, d, a),
+        |m, b, d, a, be| pv_fast::<R>(m, b, d, a, be),
+        |m, b, d, a| nws_fast::<R>(m, b, d, a),
     )
 }

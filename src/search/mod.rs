@@ -13,7 +13,7 @@
 mod answer;
 pub mod busy;
 pub mod endgame;
-mod last_empties;
+pub(crate) mod last_empties;
 pub mod level;
 pub mod midgame;
 pub mod multipv;
@@ -25,9 +25,11 @@ pub mod stack;
 mod time_plan;
 mod watch;
 
+use crate::board::movegen::Dispatch;
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
 use crate::tt::{self, TranspositionTable};
+use crate::variant::rules::{Othello, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -46,11 +48,67 @@ pub struct Limits {
     pub wld_empties: u32,
 }
 
-/// Everything one search needs besides the shared table and stop flag.
+/// What the root of a search runs, chosen by [`Limits::root_search`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootSearch {
+    /// Iterative deepening of the midgame search to the depth limit.
+    Midgame,
+    /// A proof of the sign only: win, loss or draw.
+    WinLossDraw,
+    /// The exact final margin.
+    Exact,
+}
+
+impl Limits {
+    /// An exact solve of any position, whatever the level (historical
+    /// Reversi starts with 64 empties).
+    pub const EXACT: Limits = Limits {
+        depth: 64,
+        exact_empties: 64,
+        wld_empties: 64,
+    };
+
+    /// A win/loss/draw proof of any position: no midgame depth, which would
+    /// reach the end of the game and make the solve exact.
+    pub const WIN_LOSS_DRAW: Limits = Limits {
+        depth: 0,
+        exact_empties: 0,
+        wld_empties: 64,
+    };
+
+    /// [`Limits::WIN_LOSS_DRAW`] when `wld`, else [`Limits::EXACT`].
+    pub const fn solve(wld: bool) -> Limits {
+        if wld {
+            Limits::WIN_LOSS_DRAW
+        } else {
+            Limits::EXACT
+        }
+    }
+
+    /// The root rule, the one every caller uses (`go`, `hint`, `analyze`,
+    /// `solve`, matches, every rule set): an exact solve at `exact_empties` or
+    /// fewer, or when the midgame depth reaches the end of the game (such a
+    /// search would be an exact solve anyway); otherwise a win/loss/draw proof
+    /// at `wld_empties` or fewer; otherwise a midgame search. Each band starts
+    /// where the one before ends, so more empties never move a position to a
+    /// stronger kind of search.
+    pub fn root_search(&self, empties: u32) -> RootSearch {
+        if empties <= self.exact_empties || self.depth >= empties {
+            RootSearch::Exact
+        } else if empties <= self.wld_empties {
+            RootSearch::WinLossDraw
+        } else {
+            RootSearch::Midgame
+        }
+    }
+}
+
+/// Everything one search under the rules `R` (Othello unless named) needs
+/// besides the shared table and stop flag.
 #[derive(Clone, Copy, Debug)]
-pub struct SearchRequest {
+pub struct SearchRequest<R: Rules = Othello> {
     /// The position, from the side to move.
-    pub board: Board,
+    pub board: R::Pos,
     /// Depth and solve thresholds.
     pub limits: Limits,
     /// The leaf evaluation.
@@ -74,9 +132,17 @@ pub struct SearchRequest {
 }
 
 impl SearchRequest {
-    /// A request for `board` at `level`: seed 0, ties broken, one thread, no
-    /// time limit.
+    /// An Othello request for `board` at `level`: seed 0, ties broken, one
+    /// thread, no time limit.
     pub fn new(board: Board, level: Level) -> SearchRequest {
+        SearchRequest::under(board, level)
+    }
+}
+
+impl<R: Rules> SearchRequest<R> {
+    /// A request under the rules `R` for `board` at `level`: seed 0, ties
+    /// broken, one thread, no time limit.
+    pub fn under(board: R::Pos, level: Level) -> SearchRequest<R> {
         SearchRequest {
             board,
             limits: level.limits,
@@ -189,15 +255,25 @@ pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
         .collect()
 }
 
-/// Runs one search to its limits (or until `stop` is raised), reporting every
-/// completed iteration to `report`. Uses and fills `tt`.
+/// Runs one Othello search to its limits (or until `stop` is raised), reporting
+/// every completed iteration to `report`. Uses and fills `tt`.
 pub fn search(
     req: &SearchRequest,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
 ) -> SearchResult {
-    search_answering(req, tt, stop, report, &|_| {})
+    search_under(req, tt, stop, report)
+}
+
+/// [`search`] under the rules `R`.
+pub fn search_under<R: Rules>(
+    req: &SearchRequest<R>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+) -> SearchResult {
+    search_answering_under(req, tt, stop, report, &|_| {})
 }
 
 /// [`search`], which also hands its answer to `answer`, once, as soon as it is
@@ -214,6 +290,17 @@ pub fn search_answering(
     report: &mut dyn FnMut(&SearchResult),
     answer: &(dyn Fn(&SearchResult) + Sync),
 ) -> SearchResult {
+    search_answering_under(req, tt, stop, report, answer)
+}
+
+/// [`search_answering`] under the rules `R`.
+pub fn search_answering_under<R: Rules>(
+    req: &SearchRequest<R>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchResult),
+    answer: &(dyn Fn(&SearchResult) + Sync),
+) -> SearchResult {
     let standing = answer::Standing::new(answer, Instant::now());
     let r = search_standing(req, tt, stop, report, &standing);
     standing.give(&r);
@@ -221,8 +308,8 @@ pub fn search_answering(
 }
 
 /// The body of [`search_answering`]; the main thread keeps `standing` up to date.
-fn search_standing(
-    req: &SearchRequest,
+fn search_standing<R: Rules>(
+    req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
@@ -239,18 +326,20 @@ fn search_standing(
         elapsed: start.elapsed(),
         stopped: false,
     };
-    if board.moves() == 0 {
-        return if board.pass().moves() == 0 {
+    let moves = R::moves(Dispatch, &board);
+    if moves == 0 {
+        let passed = R::pass(&board);
+        return if R::moves(Dispatch, &passed) == 0 {
             done(
                 None,
-                board.final_score() * crate::eval::DISC,
+                R::final_score(&board) * crate::eval::DISC,
                 ScoreKind::Exact,
             )
         } else {
             // A forced pass is worth the opponent's score, negated.
-            let mut r = search(
+            let mut r = search_under(
                 &SearchRequest {
-                    board: board.pass(),
+                    board: passed,
                     contempt: -req.contempt,
                     ..*req
                 },
@@ -266,21 +355,22 @@ fn search_standing(
     }
     // Under a clock, a lone legal move is played at once, with the exact score
     // when the rest of the game is small enough to solve in a blink.
-    if req.time.is_some() && board.moves().count_ones() == 1 {
-        let sq = board.moves().trailing_zeros() as u8;
-        let child = board.make(sq, board.flips(sq));
+    if req.time.is_some() && moves.count_ones() == 1 {
+        let sq = moves.trailing_zeros() as u8;
+        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
         let mv = Square::new(sq).map(Move::Play);
-        let (score, kind) = if child.is_game_over() {
-            (-child.final_score() * crate::eval::DISC, ScoreKind::Exact)
-        } else if child.empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
-            let mut solver = endgame::Solver::new(tt, stop);
+        let over = R::moves(Dispatch, &child) == 0 && R::moves(Dispatch, &R::pass(&child)) == 0;
+        let (score, kind) = if over {
+            (
+                -R::final_score(&child) * crate::eval::DISC,
+                ScoreKind::Exact,
+            )
+        } else if R::board(&child).empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
+            let mut solver = endgame::Solver::<R>::under(tt, stop);
             let s = solver.solve(child, -endgame::INF_DISCS, endgame::INF_DISCS);
             (-s.score * crate::eval::DISC, ScoreKind::Exact)
         } else {
-            (
-                -crate::eval::evaluate(req.eval, &child),
-                ScoreKind::Midgame(1),
-            )
+            (-R::evaluate(req.eval, &child), ScoreKind::Midgame(1))
         };
         let mut r = done(mv, score, kind);
         standing.report(&r, report);
@@ -288,28 +378,19 @@ fn search_standing(
         return r;
     }
     tt.new_search();
-    let empties = board.empties();
-    // Exact (false) or win/loss/draw (true) solve at the root, or a midgame search.
-    let solve_wld = if empties <= req.limits.exact_empties {
-        Some(false)
-    } else if empties <= req.limits.wld_empties {
-        Some(true)
-    } else if req.limits.depth >= empties {
-        Some(false)
-    } else {
-        None
-    };
-    let job = smp::Job {
+    let empties = R::board(&board).empties();
+    let root = req.limits.root_search(empties);
+    let job = smp::Shared {
         req,
         tt,
         start,
-        solve_wld,
+        root,
         busy: None,
         outer_stop: None,
         deadline: req.time.map(|t| start + t.hard),
         standing: Some(standing),
     };
-    let run = |job: &smp::Job, report: &mut dyn FnMut(&SearchResult)| {
+    let run = |job: &smp::Shared<R>, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
         if req.threads <= 1 {
             job.run(stop, 0, report)
         } else {
@@ -320,33 +401,62 @@ fn search_standing(
     // after a midgame search, so that a solve cut short still leaves a searched
     // move; one that fits (or any solve with no clock) goes first and alone.
     let Some(time) = req.time else {
-        return run(&job, report);
+        return run(&job, stop, report);
     };
-    if solve_wld.is_some() && timed_solve_fits(empties, time.soft.as_secs_f64()) {
-        return run(&job, report);
+    if root != RootSearch::Midgame && timed_solve_fits(empties, time.soft.as_secs_f64()) {
+        return run(&job, stop, report);
     }
-    let midgame_job = smp::Job {
-        solve_wld: None,
+    let midgame_job = smp::Shared {
+        root: RootSearch::Midgame,
         ..job
     };
-    let midgame = run(&midgame_job, report);
-    // Then solve as well when the solve likely fits in what is left.
-    let left = time.soft.saturating_sub(start.elapsed()).as_secs_f64();
-    if midgame.stopped || !timed_solve_fits(empties, left) {
+    let midgame = run(&midgame_job, stop, report);
+    if midgame.stopped {
         return midgame;
     }
-    let solve_job = smp::Job {
-        solve_wld: Some(solve_wld.unwrap_or(false)),
-        ..job
+    let left = time.soft.saturating_sub(start.elapsed());
+    let solved = if root == RootSearch::Midgame {
+        // Beyond the level's window: only a solve that is cheap next to the
+        // level's own search, as measured (see `EXTRA_SOLVE_SHARE`).
+        let budget = midgame
+            .elapsed
+            .mul_f64(params::EXTRA_SOLVE_SHARE)
+            .max(Duration::from_secs_f64(params::EXTRA_SOLVE_MIN_SECONDS))
+            .min(left);
+        if !timed_solve_fits(empties, budget.as_secs_f64()) {
+            return midgame;
+        }
+        // A stop flag of its own, so that running out of the budget stops
+        // this solve alone; the caller's stop still ends it.
+        let budget_stop = AtomicBool::new(false);
+        let extra_job = smp::Shared {
+            root: RootSearch::Exact,
+            outer_stop: Some(stop),
+            deadline: {
+                let end = Instant::now() + budget;
+                Some(job.deadline.map_or(end, |hard| hard.min(end)))
+            },
+            standing: None,
+            ..job
+        };
+        run(&extra_job, &budget_stop, &mut |_| {})
+    } else {
+        // The level's own solve, in what is left of the soft limit.
+        if !timed_solve_fits(empties, left.as_secs_f64()) {
+            return midgame;
+        }
+        run(&job, stop, &mut |_| {})
     };
-    let mut solved = run(&solve_job, &mut |_| {});
     if solved.stopped {
-        // Cut short by the hard limit: the midgame answer stands.
+        // Cut short (the hard limit, the budget, or a stop): the midgame
+        // answer stands.
         let mut r = midgame;
         r.nodes += solved.nodes;
         r.elapsed = start.elapsed();
+        r.stopped = stop.load(Ordering::Relaxed);
         return r;
     }
+    let mut solved = solved;
     solved.nodes += midgame.nodes;
     standing.report(&solved, report);
     solved

@@ -19,10 +19,12 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::{Limits, ScoreKind, SearchRequest, pv_moves, smp};
-use crate::board::{Board, Move, Square};
+use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
+use crate::board::movegen::Dispatch;
+use crate::board::{Move, Square};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{NO_MOVE, TranspositionTable};
+use crate::variant::rules::{Othello, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -30,11 +32,11 @@ use std::time::{Duration, Instant};
 /// cheap, show something at once, and order the moves for the solve.
 const PRESOLVE_DEPTH: u32 = 8;
 
-/// What to analyse.
+/// What to analyse, under the rules `R` (Othello unless named).
 #[derive(Clone, Copy, Debug)]
-pub struct MultiPvRequest {
+pub struct MultiPvRequest<R: Rules = Othello> {
     /// The position, from the side to move; it must have a legal move.
-    pub board: Board,
+    pub board: R::Pos,
     /// Depth and solve thresholds, as for [`search`](super::search).
     pub limits: Limits,
     /// The leaf evaluation.
@@ -72,28 +74,28 @@ pub struct MultiPvIteration {
 
 /// The search below the root moves, in its own unit (centi-discs for the
 /// midgame, discs for the solver).
-trait Below {
+trait Below<P> {
     /// The child's score over the full window, and its line.
-    fn full(&mut self, child: Board) -> (i32, Vec<u8>);
+    fn full(&mut self, child: P) -> (i32, Vec<u8>);
     /// Whether the child is worth less than `-threshold`, i.e. whether the root
     /// move beats `threshold`.
-    fn beats(&mut self, child: Board, threshold: i32) -> bool;
+    fn beats(&mut self, child: P, threshold: i32) -> bool;
     /// Whether a stop cut the search short.
     fn aborted(&self) -> bool;
 }
 
 /// The midgame search to a fixed depth below the root.
-struct MidgameBelow<'m, 'a> {
-    search: &'m mut Midgame<'a>,
+struct MidgameBelow<'m, 'a, R: Rules> {
+    search: &'m mut Midgame<'a, R>,
     depth: u32,
 }
 
-impl Below for MidgameBelow<'_, '_> {
-    fn full(&mut self, child: Board) -> (i32, Vec<u8>) {
+impl<R: Rules> Below<R::Pos> for MidgameBelow<'_, '_, R> {
+    fn full(&mut self, child: R::Pos) -> (i32, Vec<u8>) {
         let l = self.search.pvs(child, self.depth, -INF, INF);
         (l.score, l.pv)
     }
-    fn beats(&mut self, child: Board, threshold: i32) -> bool {
+    fn beats(&mut self, child: R::Pos, threshold: i32) -> bool {
         self.search.nws(child, self.depth, -threshold - 1) < -threshold
     }
     fn aborted(&self) -> bool {
@@ -102,13 +104,13 @@ impl Below for MidgameBelow<'_, '_> {
 }
 
 /// The solver: exact scores, or signs only when `wld`.
-struct SolverBelow<'s, 'a> {
-    solver: &'s mut Solver<'a>,
+struct SolverBelow<'s, 'a, R: Rules> {
+    solver: &'s mut Solver<'a, R>,
     wld: bool,
 }
 
-impl Below for SolverBelow<'_, '_> {
-    fn full(&mut self, child: Board) -> (i32, Vec<u8>) {
+impl<R: Rules> Below<R::Pos> for SolverBelow<'_, '_, R> {
+    fn full(&mut self, child: R::Pos) -> (i32, Vec<u8>) {
         let s = if self.wld {
             self.solver.solve(child, -1, 1)
         } else {
@@ -117,7 +119,7 @@ impl Below for SolverBelow<'_, '_> {
         let score = if self.wld { s.score.signum() } else { s.score };
         (score, s.pv)
     }
-    fn beats(&mut self, child: Board, threshold: i32) -> bool {
+    fn beats(&mut self, child: R::Pos, threshold: i32) -> bool {
         self.solver.nws(child, -threshold - 1) < -threshold
     }
     fn aborted(&self) -> bool {
@@ -135,18 +137,18 @@ struct Scored {
 }
 
 /// The multi-PV driver.
-struct MultiPv<'a> {
-    req: &'a MultiPvRequest,
+struct MultiPv<'a, R: Rules> {
+    req: &'a MultiPvRequest<R>,
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     /// Root moves, best first after each pass.
     order: Vec<u8>,
 }
 
-impl MultiPv<'_> {
+impl<R: Rules> MultiPv<'_, R> {
     /// Scores every root move with `below`; `None` if stopped. With `prune`, a
     /// move that cannot enter the best `lines` gets only a bound.
-    fn pass(&mut self, below: &mut dyn Below, prune: bool) -> Option<Vec<Scored>> {
+    fn pass(&mut self, below: &mut dyn Below<R::Pos>, prune: bool) -> Option<Vec<Scored>> {
         let board = self.req.board;
         let n = self.req.lines.max(1);
         let mut scored: Vec<Scored> = Vec::with_capacity(self.order.len());
@@ -157,7 +159,7 @@ impl MultiPv<'_> {
             if self.stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let child = board.make(sq, board.flips(sq));
+            let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
             if prune && exact_scores.len() >= n {
                 // The n-th best exact score so far: a move must beat it to count.
                 exact_scores.sort_unstable_by(|a, b| b.cmp(a));
@@ -176,11 +178,11 @@ impl MultiPv<'_> {
                     continue;
                 }
             }
-            let (v, mut pv) = below.full(child);
+            let (v, line) = below.full(child);
             if below.aborted() {
                 return None;
             }
-            pv.insert(0, sq);
+            let pv = std::iter::once(sq).chain(line).collect();
             exact_scores.push(-v);
             scored.push(Scored {
                 sq,
@@ -223,32 +225,37 @@ impl MultiPv<'_> {
     }
 }
 
-/// Reports the best `req.lines` root moves after every completed depth (and
-/// after the solve, near the end); returns the last report, or `None` when the
-/// root has no legal move or a stop came before the first depth completed.
+/// Reports the best `req.lines` root moves of an Othello position after every
+/// completed depth (and after the solve, near the end); returns the last report,
+/// or `None` when the root has no legal move or a stop came before the first
+/// depth completed.
 pub fn multipv(
     req: &MultiPvRequest,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&MultiPvIteration),
 ) -> Option<MultiPvIteration> {
+    multipv_under(req, tt, stop, report)
+}
+
+/// [`multipv`] under the rules `R`.
+pub fn multipv_under<R: Rules>(
+    req: &MultiPvRequest<R>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&MultiPvIteration),
+) -> Option<MultiPvIteration> {
     let start = Instant::now();
     let board = req.board;
-    if board.moves() == 0 {
+    let moves = R::moves(Dispatch, &board);
+    if moves == 0 {
         return None;
     }
     tt.new_search();
-    let empties = board.empties();
+    let empties = R::board(&board).empties();
     let limits = req.limits;
-    // The same choice as `search`: exact, win/loss/draw, or midgame only.
-    let solve_wld = if empties <= limits.exact_empties || limits.depth >= empties {
-        Some(false)
-    } else if empties <= limits.wld_empties {
-        Some(true)
-    } else {
-        None
-    };
-    let helpers = SearchRequest {
+    let root = limits.root_search(empties);
+    let helpers = SearchRequest::<R> {
         board,
         limits,
         eval: req.eval,
@@ -258,9 +265,9 @@ pub fn multipv(
         time: None,
         contempt: req.contempt,
     };
-    let (last, _) = smp::beside_helpers(&helpers, tt, stop, solve_wld, || {
-        let tt_move = tt.probe(board.hash()).map_or(NO_MOVE, |d| d.best_move);
-        let order = order_moves(&board, board.moves(), tt_move, 2)
+    let (last, _) = smp::beside_helpers(&helpers, tt, stop, root, || {
+        let tt_move = tt.probe(R::key(&board)).map_or(NO_MOVE, |d| d.best_move);
+        let order = order_moves::<R>(&board, moves, tt_move, 2)
             .as_slice()
             .iter()
             .map(|&(sq, _)| sq)
@@ -271,31 +278,31 @@ pub fn multipv(
             stop,
             order,
         };
-        mpv.run(solve_wld, start, report)
+        mpv.run(root, start, report)
     });
     last
 }
 
-impl MultiPv<'_> {
-    /// The depths, then the solve when `solve_wld` says so.
+impl<R: Rules> MultiPv<'_, R> {
+    /// The depths, then the solve when `root` says so.
     fn run(
         &mut self,
-        solve_wld: Option<bool>,
+        root: RootSearch,
         start: Instant,
         report: &mut dyn FnMut(&MultiPvIteration),
     ) -> Option<MultiPvIteration> {
         let (req, stop) = (self.req, self.stop);
-        let (tt, limits, empties) = (self.tt, req.limits, req.board.empties());
-        let last_midgame = match solve_wld {
-            Some(_) => limits
+        let (tt, limits, empties) = (self.tt, req.limits, R::board(&req.board).empties());
+        let last_midgame = match root {
+            RootSearch::Midgame => limits.depth,
+            _ => limits
                 .depth
                 .min(PRESOLVE_DEPTH)
                 .min(empties.saturating_sub(1)),
-            None => limits.depth,
         };
         let mut last = None;
         // The midgame search scores the children: the opponent moves there.
-        let mut midgame = Midgame::new(tt, stop, req.eval).with_draw(-req.contempt);
+        let mut midgame = Midgame::<R>::under(tt, stop, req.eval).with_draw(-req.contempt);
         for depth in 1..=last_midgame {
             let mut below = MidgameBelow {
                 search: &mut midgame,
@@ -308,8 +315,9 @@ impl MultiPv<'_> {
             report(&it);
             last = Some(it);
         }
-        if let Some(wld) = solve_wld {
-            let mut solver = Solver::new(tt, stop);
+        if root != RootSearch::Midgame {
+            let wld = root == RootSearch::WinLossDraw;
+            let mut solver = Solver::<R>::under(tt, stop);
             let mut below = SolverBelow {
                 solver: &mut solver,
                 wld,
@@ -342,8 +350,8 @@ pub fn line_square(line: &PvLine) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Position;
     use crate::search::{Level, SearchRequest, search};
+    use crate::{Board, Position};
 
     fn board(moves: &str) -> Board {
         crate::format::parse_transcript(Position::START, moves)
@@ -368,7 +376,10 @@ mod tests {
     fn each_move(b: Board, depth: u32, exact: bool) -> Vec<(u8, i32)> {
         let stop = AtomicBool::new(false);
         let mut out = Vec::new();
-        for (sq, f) in order_moves(&b, b.moves(), NO_MOVE, 2).as_slice().iter() {
+        for (sq, f) in order_moves::<Othello>(&b, b.moves(), NO_MOVE, 2)
+            .as_slice()
+            .iter()
+        {
             let tt = TranspositionTable::new(1).unwrap();
             let child = b.make(*sq, *f);
             let v = if exact {

@@ -3,9 +3,10 @@
 
 use super::params::{ORDER_CORNER_BONUS, ORDER_MOBILITY_WEIGHT, ORDER_X_SQUARE_PENALTY};
 use super::stack::Stack;
+use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::movegen::{Dispatch, Kernel};
-use crate::board::{Board, MAX_MOVES};
+use crate::variant::rules::Rules;
 
 /// b2, g2, b7, g7: the squares diagonal to a corner.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
@@ -32,19 +33,20 @@ impl MoveList {
     }
 }
 
-/// Orders the legal `moves` of `board`: `tt_move` first; then, from `depth` 2 up,
-/// by the opponent's reply count (fewer first), corners first and open X-squares
-/// last; at depth 1, by the static square adjustments only.
+/// Orders the legal `moves` of `pos` under the rules `R`: `tt_move` first;
+/// then, from `depth` 2 up, by the opponent's reply count (fewer first), corners
+/// first and open X-squares last; at depth 1, by the static square adjustments
+/// only.
 #[inline(always)]
-pub fn order_moves(board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveList {
-    order_moves_with(Dispatch, board, moves, tt_move, depth)
+pub fn order_moves<R: Rules>(pos: &R::Pos, moves: u64, tt_move: u8, depth: u32) -> MoveList {
+    order_moves_with::<Dispatch, R>(Dispatch, pos, moves, tt_move, depth)
 }
 
 /// [`order_moves`] with the move generator `k`.
 #[inline(always)]
-pub fn order_moves_with<K: Kernel>(
+pub fn order_moves_with<K: Kernel, R: Rules>(
     k: K,
-    board: &Board,
+    pos: &R::Pos,
     moves: u64,
     tt_move: u8,
     depth: u32,
@@ -53,17 +55,17 @@ pub fn order_moves_with<K: Kernel>(
         moves: Stack::new(),
     };
     let mut keys: Stack<i32, MAX_MOVES> = Stack::new();
-    let open_x = open_x_squares(board.empty());
+    let open_x = open_x_squares(R::board(pos).empty());
     for sq in Squares(moves) {
-        let f = k.flips(sq, board.player, board.opponent);
+        let f = R::flips(k, pos, sq);
         let bit = 1u64 << sq;
         let mut key = 0;
         if sq == tt_move {
             key = i32::MAX;
         } else {
             if depth >= 2 {
-                let child = board.make(sq, f);
-                let replies = k.moves(child.player, child.opponent);
+                let child = R::make(pos, sq, f);
+                let replies = R::moves(k, &child);
                 key -= ORDER_MOBILITY_WEIGHT
                     * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             }
@@ -93,6 +95,8 @@ pub fn order_moves_with<K: Kernel>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+    use crate::variant::rules::Othello;
 
     #[test]
     fn open_x_squares_follow_their_corners() {
@@ -107,7 +111,7 @@ mod tests {
     fn table_move_comes_first() {
         let b = Board::START;
         for sq in Squares(b.moves()) {
-            let l = order_moves(&b, b.moves(), sq, 4);
+            let l = order_moves::<Othello>(&b, b.moves(), sq, 4);
             assert_eq!(l.as_slice()[0].0, sq);
             assert_eq!(l.as_slice().len(), 4);
         }

@@ -8,35 +8,38 @@ use super::ordering::order_moves;
 use super::params::{ASPIRATION_WINDOW, FULL_WINDOW_DEPTH, ITERATION_GROWTH};
 use super::time_plan::BestMoveStability;
 use super::{ScoreKind, SearchRequest, SearchResult, pv_moves};
-use crate::board::{Board, Move, Square};
-use crate::eval::{DISC, evaluate};
+use crate::board::movegen::Dispatch;
+use crate::board::{Move, Square};
+use crate::eval::DISC;
 use crate::rng::Rng;
 use crate::tt::{NO_MOVE, TranspositionTable};
+use crate::variant::rules::Rules;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// What the root needs from the search below it, in that search's own unit.
-trait Below {
+/// What the root needs from the search below it (positions `P`), in that
+/// search's own unit.
+trait Below<P> {
     /// A PV search of `child` over `(alpha, beta)`: score and line.
-    fn pv(&mut self, child: Board, alpha: i32, beta: i32) -> (i32, Vec<u8>);
+    fn pv(&mut self, child: P, alpha: i32, beta: i32) -> (i32, Vec<u8>);
     /// A null-window search of `child` around `alpha`.
-    fn nws(&mut self, child: Board, alpha: i32) -> i32;
+    fn nws(&mut self, child: P, alpha: i32) -> i32;
     /// Whether a stop cut the search short.
     fn aborted(&self) -> bool;
 }
 
 /// The midgame search to a fixed depth below the root.
-struct MidgameBelow<'m, 'a> {
-    search: &'m mut Midgame<'a>,
+struct MidgameBelow<'m, 'a, R: Rules> {
+    search: &'m mut Midgame<'a, R>,
     depth: u32,
 }
 
-impl Below for MidgameBelow<'_, '_> {
-    fn pv(&mut self, child: Board, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
+impl<R: Rules> Below<R::Pos> for MidgameBelow<'_, '_, R> {
+    fn pv(&mut self, child: R::Pos, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
         let l = self.search.pvs(child, self.depth, alpha, beta);
         (l.score, l.pv)
     }
-    fn nws(&mut self, child: Board, alpha: i32) -> i32 {
+    fn nws(&mut self, child: R::Pos, alpha: i32) -> i32 {
         self.search.nws(child, self.depth, alpha)
     }
     fn aborted(&self) -> bool {
@@ -44,12 +47,12 @@ impl Below for MidgameBelow<'_, '_> {
     }
 }
 
-impl Below for Solver<'_> {
-    fn pv(&mut self, child: Board, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
+impl<R: Rules> Below<R::Pos> for Solver<'_, R> {
+    fn pv(&mut self, child: R::Pos, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
         let s = self.solve(child, alpha, beta);
         (s.score, s.pv)
     }
-    fn nws(&mut self, child: Board, alpha: i32) -> i32 {
+    fn nws(&mut self, child: R::Pos, alpha: i32) -> i32 {
         Solver::nws(self, child, alpha)
     }
     fn aborted(&self) -> bool {
@@ -68,9 +71,9 @@ struct RootPass {
     pv: Vec<u8>,
 }
 
-/// The root of one search.
-pub(super) struct Root<'a> {
-    req: &'a SearchRequest,
+/// The root of one search under the rules `R`.
+pub(super) struct Root<'a, R: Rules> {
+    req: &'a SearchRequest<R>,
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     start: Instant,
@@ -87,16 +90,16 @@ pub(super) struct Root<'a> {
     pub(super) deadline: Option<Instant>,
 }
 
-impl<'a> Root<'a> {
+impl<'a, R: Rules> Root<'a, R> {
     pub(super) fn new(
-        req: &'a SearchRequest,
+        req: &'a SearchRequest<R>,
         tt: &'a TranspositionTable,
         stop: &'a AtomicBool,
         start: Instant,
-    ) -> Root<'a> {
+    ) -> Root<'a, R> {
         let b = req.board;
-        let tt_move = tt.probe(b.hash()).map_or(NO_MOVE, |d| d.best_move);
-        let order = order_moves(&b, b.moves(), tt_move, 2)
+        let tt_move = tt.probe(R::key(&b)).map_or(NO_MOVE, |d| d.best_move);
+        let order = order_moves::<R>(&b, R::moves(Dispatch, &b), tt_move, 2)
             .as_slice()
             .iter()
             .map(|&(sq, _)| sq)
@@ -135,7 +138,7 @@ impl<'a> Root<'a> {
     /// folds scores into a range (the win/loss/draw sign). `None` if stopped.
     fn pass(
         &mut self,
-        below: &mut dyn Below,
+        below: &mut dyn Below<R::Pos>,
         alpha: i32,
         beta: i32,
         clamp: (i32, i32),
@@ -145,7 +148,7 @@ impl<'a> Root<'a> {
         let mut best = i32::MIN;
         let mut ties: Vec<(u8, Vec<u8>)> = Vec::new();
         for (i, &sq) in self.order.clone().iter().enumerate() {
-            let child = board.make(sq, board.flips(sq));
+            let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
             let (mut v, mut line);
             if i == 0 {
                 (v, line) = below.pv(child, -beta, -alpha);
@@ -170,7 +173,7 @@ impl<'a> Root<'a> {
                 return None;
             }
             v = v.clamp(clamp.0, clamp.1);
-            line.insert(0, sq);
+            let line: Vec<u8> = std::iter::once(sq).chain(line).collect();
             if v > best {
                 best = v;
                 ties.clear();
@@ -221,7 +224,7 @@ impl<'a> Root<'a> {
 
     /// Solves the root exactly, or proves its win/loss/draw value when `wld`.
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
-        let mut solver = Solver::new(self.tt, self.stop)
+        let mut solver = Solver::<R>::under(self.tt, self.stop)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
@@ -255,13 +258,13 @@ impl<'a> Root<'a> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let board = self.req.board;
-        let mut midgame = Midgame::new(self.tt, self.stop, self.req.eval)
+        let mut midgame = Midgame::<R>::under(self.tt, self.stop, self.req.eval)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy)
             // The midgame search scores the children: the opponent moves there.
             .with_draw(-self.req.contempt);
-        let mut guess = evaluate(self.req.eval, &board);
+        let mut guess = R::evaluate(self.req.eval, &board);
         let mut last: Option<SearchResult> = None;
         let mut last_iteration = Duration::ZERO;
         let mut stability = BestMoveStability::default();

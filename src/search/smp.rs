@@ -20,20 +20,22 @@
 use super::answer::Standing;
 use super::busy::BusyTable;
 use super::root::Root;
-use super::{Limits, SearchRequest, SearchResult};
+use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
+use crate::variant::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// What every thread of one search shares.
+/// What every thread of one search under the rules `R` shares (one search,
+/// several threads: not the engine's job).
 #[derive(Clone, Copy)]
-pub(super) struct Job<'a> {
-    pub req: &'a SearchRequest,
+pub(super) struct Shared<'a, R: Rules> {
+    pub req: &'a SearchRequest<R>,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
-    /// `Some(wld)`: solve at the root (exactly, or win/loss/draw); `None`: deepen.
-    pub solve_wld: Option<bool>,
+    /// What the root runs.
+    pub root: RootSearch,
     /// The positions the threads are searching, when there are several threads.
     pub busy: Option<&'a BusyTable>,
     /// For a helper: the caller's stop flag, watched beside its own.
@@ -44,7 +46,7 @@ pub(super) struct Job<'a> {
     pub standing: Option<&'a Standing<'a>>,
 }
 
-impl Job<'_> {
+impl<R: Rules> Shared<'_, R> {
     /// One thread's search: the main thread when `helper` is 0.
     pub(super) fn run(
         &self,
@@ -52,13 +54,13 @@ impl Job<'_> {
         helper: usize,
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
-        let mut rng = Rng::new(self.req.seed ^ self.req.board.hash());
+        let mut rng = Rng::new(self.req.seed ^ R::key(&self.req.board));
         let mut root = Root::new(self.req, self.tt, stop, self.start);
         root.busy = self.busy;
         root.outer_stop = self.outer_stop;
+        root.deadline = self.deadline;
         if helper > 0 {
-            root.make_helper(helper, self.solve_wld.is_none());
-            root.deadline = self.deadline;
+            root.make_helper(helper, self.root == RootSearch::Midgame);
         }
         // The main thread keeps the standing answer, and reports through it so
         // that no report follows the answer.
@@ -70,14 +72,14 @@ impl Job<'_> {
             Some(s) => s.report(r, report),
             None => report(r),
         };
-        let r = match self.solve_wld {
-            Some(wld) => root.solve(wld, &mut rng),
-            None => root.deepen(&mut rng, &mut report),
+        let r = match self.root {
+            RootSearch::Midgame => root.deepen(&mut rng, &mut report),
+            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng),
         };
         if let Some(s) = standing.filter(|_| r.stopped) {
             s.give_standing(r.nodes);
         }
-        if self.solve_wld.is_some() {
+        if self.root != RootSearch::Midgame {
             report(&r);
         }
         r
@@ -90,7 +92,7 @@ impl Job<'_> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let busy = BusyTable::default();
-        let main_job = Job {
+        let main_job = Shared {
             busy: Some(&busy),
             ..*self
         };
@@ -104,11 +106,11 @@ impl Job<'_> {
     /// root beside it, filling the shared table; the helpers stop when `main`
     /// returns, or when the caller raises `stop`. Returns `main`'s result and
     /// the helpers' node count.
-    pub(super) fn beside_helpers<R>(
+    pub(super) fn beside_helpers<T>(
         &self,
         stop: &AtomicBool,
-        main: impl FnOnce() -> R,
-    ) -> (R, u64) {
+        main: impl FnOnce() -> T,
+    ) -> (T, u64) {
         // Helpers neither break ties nor keep time: they run until the main
         // thread is done, deepening as far as the game goes.
         let helper_req = SearchRequest {
@@ -124,7 +126,7 @@ impl Job<'_> {
         // when `main` returns): when a stop comes while the main thread is off
         // the CPU, a helper that waited for it would hold its core, and the main
         // thread queued behind it, until the scheduler's next tick (4 ms here).
-        let helper_job = Job {
+        let helper_job = Shared {
             req: &helper_req,
             outer_stop: Some(stop),
             ..*self
@@ -169,25 +171,25 @@ impl Job<'_> {
 }
 
 /// Runs `main` (a search of `req.board` by other means, such as multi-PV) with
-/// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `solve_wld` as for
-/// the root (`Some(wld)`: the helpers solve); the helpers also stop when `stop`
+/// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
+/// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
 /// is raised. Returns `main`'s result and the helpers' node count.
-pub(super) fn beside_helpers<R>(
-    req: &SearchRequest,
+pub(super) fn beside_helpers<R: Rules, T>(
+    req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
-    solve_wld: Option<bool>,
-    main: impl FnOnce() -> R,
-) -> (R, u64) {
+    root: RootSearch,
+    main: impl FnOnce() -> T,
+) -> (T, u64) {
     if req.threads <= 1 {
         return (main(), 0);
     }
     let busy = BusyTable::default();
-    let job = Job {
+    let job = Shared {
         req,
         tt,
         start: Instant::now(),
-        solve_wld,
+        root,
         busy: Some(&busy),
         outer_stop: None,
         deadline: None,
@@ -237,11 +239,11 @@ mod tests {
             },
             &mut |_| {},
         );
-        let job = Job {
+        let job = Shared {
             req: &req,
             tt: &tt,
             start: Instant::now(),
-            solve_wld: None,
+            root: RootSearch::Midgame,
             busy: None,
             outer_stop: None,
             deadline: None,

@@ -12,7 +12,8 @@
 //! is watched, and the search stays deterministic.
 
 use super::stack::Stack;
-use crate::tt::{LEVEL_EXACT, TranspositionTable, TtData};
+use crate::eval::DISC;
+use crate::tt::{PROVEN, TranspositionTable, TtData};
 
 /// A null-window node being searched: what a table entry must show for the
 /// work below it to be moot.
@@ -32,8 +33,8 @@ pub(super) struct Watched {
 /// The exact solver's reading of a table entry: its bounds in whole discs, if
 /// it is an exact-solver entry for the node's empties.
 pub(super) fn exact_bounds(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
-    (d.level == LEVEL_EXACT && d.depth as u32 == w.depth)
-        .then_some((d.lower as i32 / 100, d.upper as i32 / 100))
+    (d.selectivity == PROVEN && d.depth as u32 == w.depth)
+        .then_some((d.lower as i32 / DISC, d.upper as i32 / DISC))
 }
 
 /// Nested watched nodes at most: one per ply of the deepest game.
@@ -144,7 +145,7 @@ mod tests {
             upper,
             depth,
             best_move: NO_MOVE,
-            level: LEVEL_EXACT,
+            selectivity: PROVEN,
         }
     }
 

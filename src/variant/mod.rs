@@ -15,12 +15,13 @@
 //!   is the opponent's discs minus its own, and empty squares at an early end
 //!   count for nobody.
 //!
-//! [`State`] is the search's view (side-relative, like [`Board`]);
-//! [`VariantPosition`] adds the colour to move, for the formats and protocols.
+//! [`State`] is a side-relative position with the discs left (the search's
+//! view of Reversi); [`VariantPosition`] adds the colour to move, for the
+//! formats and protocols. The search sees every rule set through
+//! [`rules::Rules`].
 
 pub mod perft;
-pub mod root;
-pub mod search;
+pub mod rules;
 
 use crate::board::bitboard::Squares;
 use crate::board::{Board, Color, IllegalMove, Move, Position, Square};
@@ -204,18 +205,6 @@ impl State {
         match variant {
             Variant::Anti => -self.board.disc_difference(),
             _ => self.board.final_score(),
-        }
-    }
-
-    /// A hash of the whole state (the discs left change it in Reversi).
-    #[inline]
-    pub fn hash(&self) -> u64 {
-        let h = self.board.hash();
-        if self.left[0] == UNLIMITED {
-            h
-        } else {
-            h ^ (u64::from(self.left[0]) << 8 | u64::from(self.left[1]))
-                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
         }
     }
 }

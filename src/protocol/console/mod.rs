@@ -12,12 +12,10 @@ use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move, Position};
 use crate::engine::time::budget;
 use crate::engine::{Event, Job, MoveTime};
-use crate::eval::evaluate;
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
 use crate::game::Game;
 use crate::search::ScoreKind;
 use crate::search::multipv::MultiPvIteration;
-use crate::variant::Variant;
 use std::time::Duration;
 
 mod commands;
@@ -252,21 +250,13 @@ impl Console {
             },
             Command::Go => self.go(cx),
             Command::Hint(n) => self.start(Job::Hint { lines: n }, Running::Hint, cx),
-            Command::Solve => self.start(Job::Solve, Running::Solve, cx),
+            Command::Solve => self.start(Job::Solve { wld: false }, Running::Solve, cx),
             Command::Eval => {
-                let pos = cx.engine.variant_position();
-                let (v, state) = (pos.variant, pos.state());
-                let line = if pos.is_game_over() {
-                    format!(
-                        "eval {} (final)",
-                        format_score(state.final_score(v) * 100, ScoreKind::Exact)
-                    )
-                } else {
-                    let e = match v {
-                        Variant::Othello => evaluate(cx.engine.settings().level.eval, &state.board),
-                        _ => crate::variant::search::evaluate(v, &state),
-                    };
-                    format!("eval {}", format_score(e, ScoreKind::Midgame(0)))
+                let (score, kind) = cx.engine.evaluate();
+                let text = format_score(score, kind);
+                let line = match kind {
+                    ScoreKind::Exact => format!("eval {text} (final)"),
+                    _ => format!("eval {text}"),
                 };
                 cx.out.line(&line);
             }

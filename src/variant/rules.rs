@@ -1,0 +1,277 @@
+//! The rule sets as types: what the one search (`crate::search`) needs to know
+//! about a game, with one implementation per rule set. The search is generic
+//! over [`Rules`] and monomorphised, so Othello's code is what it was before the
+//! variants shared it: every method here inlines to the board operation it
+//! names.
+//!
+//! - [`Othello`]: the board alone; the search's last-empties fast path.
+//! - [`Reversi`]: the board and the discs each side has left ([`State`]).
+//! - [`Anti`]: the board alone, scored the other way round.
+
+use super::{CENTRE, State, UNLIMITED, Variant, VariantPosition};
+use crate::board::Board;
+use crate::board::movegen::Kernel;
+use crate::board::stability::stable_discs;
+use crate::eval::features::Features;
+use crate::eval::{EvalKind, evaluate, evaluate_mobility_with, score_anti};
+use std::fmt::Debug;
+
+/// A rule set: the position type, its moves, a move, a pass, the final score,
+/// the table key, a bound from stable discs, and the evaluation.
+pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
+    /// A position from the side to move.
+    type Pos: Copy + Debug + PartialEq + Send + Sync;
+
+    /// The variant this rule set plays.
+    const VARIANT: Variant;
+
+    /// The position of `pos` (which must be of this variant).
+    fn position(pos: &VariantPosition) -> Self::Pos;
+
+    /// The discs, side-relative.
+    fn board(p: &Self::Pos) -> &Board;
+
+    /// The legal moves of the side to move, with the move generator `k`.
+    fn moves<K: Kernel>(k: K, p: &Self::Pos) -> u64;
+
+    /// The discs the move to `sq` turns.
+    fn flips<K: Kernel>(k: K, p: &Self::Pos, sq: u8) -> u64;
+
+    /// The position after the move to `sq` turning `flips`; no legality check.
+    fn make(p: &Self::Pos, sq: u8, flips: u64) -> Self::Pos;
+
+    /// The same position with the other side to move.
+    fn pass(p: &Self::Pos) -> Self::Pos;
+
+    /// The final margin of a finished game for the side to move, in discs.
+    fn final_score(p: &Self::Pos) -> i32;
+
+    /// The table key: the board's hash, salted so that no two rule sets share
+    /// an entry (and, in Reversi, with the discs left).
+    fn key(p: &Self::Pos) -> u64;
+
+    /// An upper bound on the final margin the side to move can reach, from the
+    /// stable discs (sound: no sequence of moves does better).
+    fn score_cap(p: &Self::Pos) -> i32;
+
+    /// The leaf evaluation, centi-discs for the side to move.
+    fn evaluate(kind: EvalKind, p: &Self::Pos) -> i32;
+
+    /// The evaluation the exact solver orders its moves by, with the kernel `k`.
+    fn order_value<K: Kernel>(k: K, p: &Self::Pos) -> i32;
+
+    /// The null-window value over `alpha` of a position with `empties` (at most
+    /// 4) empty squares by a specialised solver, counting its nodes in `nodes`;
+    /// `None` where the rule set has none (the general search then goes on).
+    #[inline(always)]
+    fn last_empties<K: Kernel>(
+        _k: K,
+        _nodes: &mut u64,
+        _p: &Self::Pos,
+        _alpha: i32,
+        _empties: u32,
+    ) -> Option<i32> {
+        None
+    }
+}
+
+/// Modern Othello.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Othello;
+
+/// Historical Reversi: empty start, four flipless centre placements, 32 discs each.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reversi;
+
+/// Anti-Reversi: Othello's moves, the fewer discs win.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anti;
+
+/// Key salts: the rule sets never share table entries.
+const REVERSI_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+const ANTI_SALT: u64 = 0xd6e8_feb8_6659_fd93;
+
+impl Rules for Othello {
+    type Pos = Board;
+    const VARIANT: Variant = Variant::Othello;
+
+    fn position(pos: &VariantPosition) -> Board {
+        pos.position.board
+    }
+    #[inline(always)]
+    fn board(p: &Board) -> &Board {
+        p
+    }
+    #[inline(always)]
+    fn moves<K: Kernel>(k: K, p: &Board) -> u64 {
+        k.moves(p.player, p.opponent)
+    }
+    #[inline(always)]
+    fn flips<K: Kernel>(k: K, p: &Board, sq: u8) -> u64 {
+        k.flips(sq, p.player, p.opponent)
+    }
+    #[inline(always)]
+    fn make(p: &Board, sq: u8, flips: u64) -> Board {
+        p.make(sq, flips)
+    }
+    #[inline(always)]
+    fn pass(p: &Board) -> Board {
+        p.pass()
+    }
+    #[inline(always)]
+    fn final_score(p: &Board) -> i32 {
+        p.final_score()
+    }
+    #[inline(always)]
+    fn key(p: &Board) -> u64 {
+        p.hash()
+    }
+    #[inline(always)]
+    fn score_cap(p: &Board) -> i32 {
+        // The opponent's stable discs stay its own.
+        64 - 2 * stable_discs(p.opponent, p.player).count_ones() as i32
+    }
+    #[inline(always)]
+    fn evaluate(kind: EvalKind, p: &Board) -> i32 {
+        evaluate(kind, p)
+    }
+    #[inline(always)]
+    fn order_value<K: Kernel>(k: K, p: &Board) -> i32 {
+        evaluate_mobility_with(k, p)
+    }
+    #[inline(always)]
+    fn last_empties<K: Kernel>(
+        k: K,
+        nodes: &mut u64,
+        p: &Board,
+        alpha: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        Some(crate::search::last_empties::solve(
+            k, nodes, p, alpha, empties,
+        ))
+    }
+}
+
+/// Anti-Reversi moves as Othello does.
+impl Rules for Anti {
+    type Pos = Board;
+    const VARIANT: Variant = Variant::Anti;
+
+    fn position(pos: &VariantPosition) -> Board {
+        Othello::position(pos)
+    }
+    #[inline(always)]
+    fn board(p: &Board) -> &Board {
+        p
+    }
+    #[inline(always)]
+    fn moves<K: Kernel>(k: K, p: &Board) -> u64 {
+        Othello::moves(k, p)
+    }
+    #[inline(always)]
+    fn flips<K: Kernel>(k: K, p: &Board, sq: u8) -> u64 {
+        Othello::flips(k, p, sq)
+    }
+    #[inline(always)]
+    fn make(p: &Board, sq: u8, flips: u64) -> Board {
+        Othello::make(p, sq, flips)
+    }
+    #[inline(always)]
+    fn pass(p: &Board) -> Board {
+        Othello::pass(p)
+    }
+    #[inline(always)]
+    fn final_score(p: &Board) -> i32 {
+        // Empty squares count for nobody.
+        -p.disc_difference()
+    }
+    #[inline(always)]
+    fn key(p: &Board) -> u64 {
+        p.hash() ^ ANTI_SALT
+    }
+    #[inline(always)]
+    fn score_cap(p: &Board) -> i32 {
+        // The mover's stable discs stay its own, and count against it.
+        64 - 2 * stable_discs(p.player, p.opponent).count_ones() as i32
+    }
+    #[inline(always)]
+    fn evaluate(_kind: EvalKind, p: &Board) -> i32 {
+        // Othello's evaluations would play for the wrong side.
+        score_anti(&Features::of(p))
+    }
+    #[inline(always)]
+    fn order_value<K: Kernel>(k: K, p: &Board) -> i32 {
+        score_anti(&Features::with(k, p))
+    }
+}
+
+impl Rules for Reversi {
+    type Pos = State;
+    const VARIANT: Variant = Variant::Reversi;
+
+    fn position(pos: &VariantPosition) -> State {
+        pos.state()
+    }
+    #[inline(always)]
+    fn board(p: &State) -> &Board {
+        &p.board
+    }
+    #[inline(always)]
+    fn moves<K: Kernel>(k: K, p: &State) -> u64 {
+        if p.left[0] == 0 {
+            0
+        } else if p.in_opening(Variant::Reversi) {
+            CENTRE & p.board.empty()
+        } else {
+            k.moves(p.board.player, p.board.opponent)
+        }
+    }
+    #[inline(always)]
+    fn flips<K: Kernel>(k: K, p: &State, sq: u8) -> u64 {
+        if p.in_opening(Variant::Reversi) {
+            0
+        } else {
+            k.flips(sq, p.board.player, p.board.opponent)
+        }
+    }
+    #[inline(always)]
+    fn make(p: &State, sq: u8, flips: u64) -> State {
+        p.make(sq, flips)
+    }
+    #[inline(always)]
+    fn pass(p: &State) -> State {
+        p.pass()
+    }
+    #[inline(always)]
+    fn final_score(p: &State) -> i32 {
+        // Scored as Othello, empties to the winner.
+        p.board.final_score()
+    }
+    #[inline(always)]
+    fn key(p: &State) -> u64 {
+        debug_assert!(p.left[0] != UNLIMITED);
+        let left = u64::from(p.left[0]) << 8 | u64::from(p.left[1]);
+        // Plus one: never 0, so never Othello's key of the same board.
+        p.board.hash() ^ (left + 1).wrapping_mul(REVERSI_SALT)
+    }
+    #[inline(always)]
+    fn score_cap(p: &State) -> i32 {
+        // As in Othello: discs that cannot be turned stay the opponent's, and
+        // empties left at the end go to the winner.
+        64 - 2 * stable_discs(p.board.opponent, p.board.player).count_ones() as i32
+    }
+    #[inline(always)]
+    fn evaluate(kind: EvalKind, p: &State) -> i32 {
+        // Nothing to judge in the four flipless placements.
+        if p.in_opening(Variant::Reversi) {
+            0
+        } else {
+            evaluate(kind, &p.board)
+        }
+    }
+    #[inline(always)]
+    fn order_value<K: Kernel>(k: K, p: &State) -> i32 {
+        evaluate_mobility_with(k, &p.board)
+    }
+}
