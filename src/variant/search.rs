@@ -87,6 +87,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
+            self.tt.add_progress(STOP_CHECK_INTERVAL);
             self.aborted |= crate::search::must_stop(self.stop, None, self.deadline);
         }
         self.aborted
