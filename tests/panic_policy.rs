@@ -68,15 +68,21 @@ fn nboard_answers_a_panicking_hint_with_a_status_and_the_next_hint_works() {
         ["set myname Mollett-21", "set myname Mollett-2"],
         "{lines:?}"
     );
+    assert_eq!(lines[2], "status Mollett is thinking", "{lines:?}");
     assert!(
-        lines[2].starts_with("status search failed: injected fault"),
+        lines[3].starts_with("status search failed: injected fault"),
         "{lines:?}"
     );
-    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[4], "status Mollett is waiting", "{lines:?}");
+    assert_eq!(lines.len(), 6, "{lines:?}");
     e.send("hint 2");
     let lines = e.until(|l| l.starts_with("nodestats "));
-    assert!(lines[0].starts_with("search "), "{lines:?}");
-    assert!(lines.iter().all(|l| !l.starts_with("status")), "{lines:?}");
+    assert_eq!(lines[0], "status Mollett is thinking", "{lines:?}");
+    assert!(lines[1].starts_with("search "), "{lines:?}");
+    assert!(
+        lines[1..].iter().all(|l| !l.starts_with("status")),
+        "{lines:?}"
+    );
     e.send("ping 2");
     e.until(|l| l == "pong 2");
     let (status, _, _) = e.close(Duration::from_secs(2));

@@ -366,6 +366,9 @@ fn time_clock_and_progress_lines() {
 fn ctrl_c_stops_the_search_keeps_the_game_and_twice_quits() {
     let mut e = Engine::spawn(&["--threads", "1", "--level", "60"]);
     let pid = e.pid() as i32;
+    // An answer first: the loop (and its Ctrl-C handler) is up.
+    e.send("level");
+    assert_eq!(e.line(), "level 60");
     e.send("f5");
     e.send("go");
     std::thread::sleep(Duration::from_millis(300));

@@ -101,9 +101,17 @@ impl Session {
         self.e.send(line);
     }
 
-    /// The next line, or a crash or hang.
+    /// The next line, or a crash or hang. NBoard's status lines around every
+    /// search (checked in `tests/protocol_nboard.rs`) are passed over.
     fn line(&mut self, waiting_for: &str) -> Step<String> {
-        match self.e.line_within(PATIENCE) {
+        let line = loop {
+            match self.e.line_within(PATIENCE) {
+                Some(l)
+                    if l == "status Mollett is thinking" || l == "status Mollett is waiting" => {}
+                other => break other,
+            }
+        };
+        match line {
             Some(l) => Ok(l),
             None => match self.e.exited() {
                 Some(status) => Err(Failure::Crash(format!("{status} awaiting {waiting_for}"))),

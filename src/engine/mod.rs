@@ -300,6 +300,8 @@ pub struct Engine {
     retiring: Option<JoinHandle<()>>,
     last_job: JobId,
     inject_panic: bool,
+    /// The table's node count when the running job started.
+    progress_at_start: u64,
 }
 
 impl Engine {
@@ -322,6 +324,7 @@ impl Engine {
             retiring: None,
             last_job: 0,
             inject_panic: false,
+            progress_at_start: 0,
         })
     }
 
@@ -497,6 +500,7 @@ impl Engine {
         self.last_job += 1;
         let id = self.last_job;
         self.stop.store(false, Ordering::SeqCst);
+        self.progress_at_start = self.tt.progress();
         let job = match job {
             Job::Go { time } => Job::Go {
                 time: self.settings.move_time.apply(time),
@@ -519,6 +523,12 @@ impl Engine {
             .map_err(|e| EngineError::Spawn(e.to_string()))?;
         self.running = Some(Running { id, handle });
         Ok(id)
+    }
+
+    /// About how many nodes the running (or last) job has searched so far,
+    /// counted live in steps of a few thousand: for progress reports only.
+    pub fn live_nodes(&self) -> u64 {
+        self.tt.progress().saturating_sub(self.progress_at_start)
     }
 
     /// Asks the running job, if any, to stop as soon as it can.

@@ -373,7 +373,12 @@ pub(crate) trait Handler {
     /// which); `line` is the line at fault (its start, for a refused line), or
     /// `None` when an event failed.
     fn error(&mut self, line: Option<&str>, what: &str, cx: &mut Ctx);
+    /// Called every [`PROGRESS_TICK`] while a job runs (progress reports).
+    fn tick(&mut self, _cx: &mut Ctx) {}
 }
+
+/// How often a running job's handler is asked for progress reports.
+const PROGRESS_TICK: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The three handlers; their state persists across switches.
 struct Handlers {
@@ -500,6 +505,8 @@ pub(crate) fn run_loop(
     // What `pending` holds, in bytes as [`Line::cost`] counts them.
     let mut queued = 0;
     let never = crossbeam_channel::never();
+    let ticker = crossbeam_channel::tick(PROGRESS_TICK);
+    let never_tick = crossbeam_channel::never();
     let mut input_open = true;
     if terminal {
         let version = env!("CARGO_PKG_VERSION");
@@ -528,7 +535,16 @@ pub(crate) fn run_loop(
         } else {
             &never
         };
+        let ticks = if engine.is_busy() {
+            &ticker
+        } else {
+            &never_tick
+        };
         select! {
+            recv(ticks) -> _ => {
+                let mut cx = Ctx::new(&mut *engine, &mut out, session, false);
+                handlers.get(current).tick(&mut cx);
+            }
             recv(source) -> msg => {
                 let item = msg.unwrap_or(Input::Eof(current));
                 if let Input::Eof(dialect) = item {

@@ -18,8 +18,15 @@ use crate::search::multipv::PvLine;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-/// Progress `nodestats` lines during a `go` come at most this often.
-const STATS_INTERVAL: Duration = Duration::from_millis(500);
+/// Progress `nodestats` lines come about this often during a search, also in
+/// the middle of a long iteration, so that NBoard's node counter moves.
+const STATS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The status while a request is searched, as Edax words it.
+const THINKING: &str = "status Mollett is thinking";
+
+/// The status once a request has answered, as Edax words it.
+const WAITING: &str = "status Mollett is waiting";
 
 /// One NBoard command.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,6 +235,8 @@ pub(crate) struct NBoard {
     record: GgfGame,
     running: Option<Running>,
     last_stats: Instant,
+    started: Instant,
+    last_nodes: Option<u64>,
     refused: Option<String>,
 }
 
@@ -237,6 +246,8 @@ impl Default for NBoard {
             record: GgfGame::new(Position::START),
             running: None,
             last_stats: Instant::now(),
+            started: Instant::now(),
+            last_nodes: None,
             refused: None,
         }
     }
@@ -269,10 +280,20 @@ impl NBoard {
         match cx.engine.start(job) {
             Ok(_) => {
                 self.running = Some(running);
-                self.last_stats = Instant::now();
+                self.started = Instant::now();
+                self.last_stats = self.started;
+                self.last_nodes = None;
+                cx.out.line(THINKING);
             }
             Err(e) => cx.out.line(&format!("status cannot search: {e}")),
         }
+    }
+
+    /// A `nodestats` line, remembered so that the same count is not repeated.
+    fn stats(&mut self, nodes: u64, elapsed: Duration, cx: &mut Ctx) {
+        self.last_stats = Instant::now();
+        self.last_nodes = Some(nodes);
+        cx.out.line(&format_nodestats(nodes, elapsed));
     }
 
     /// After a refused `set game` the position NBoard means is unknown: a
@@ -407,16 +428,14 @@ impl Handler for NBoard {
         match event {
             Event::Iteration { result, .. } => {
                 if self.last_stats.elapsed() >= STATS_INTERVAL {
-                    self.last_stats = Instant::now();
-                    cx.out.line(&format_nodestats(result.nodes, result.elapsed));
+                    self.stats(result.nodes, result.elapsed, cx);
                 }
             }
             Event::Hint { iteration, .. } => {
                 for line in &iteration.lines {
                     cx.out.line(&format_hint(line, iteration.kind));
                 }
-                cx.out
-                    .line(&format_nodestats(iteration.nodes, iteration.elapsed));
+                self.stats(iteration.nodes, iteration.elapsed, cx);
             }
             Event::Analysis { ply, score, .. } => {
                 let side = match &self.running {
@@ -428,9 +447,11 @@ impl Handler for NBoard {
                     .line(&format!("analysis {ply} {}", format_eval(black)));
             }
             Event::Finished(f) => {
-                // A hint has given its node count with every depth already.
-                if !matches!(self.running, Some(Running::Hint)) {
-                    cx.out.line(&format_nodestats(f.nodes, f.elapsed));
+                // A hint has given its node count with every depth already, and
+                // a count already given is not repeated.
+                if !matches!(self.running, Some(Running::Hint)) && self.last_nodes != Some(f.nodes)
+                {
+                    self.stats(f.nodes, f.elapsed, cx);
                 }
                 if let Some(Running::Go { since, .. }) = self.running {
                     match f.result.as_ref().and_then(|r| r.best.map(|b| (b, r.score))) {
@@ -439,6 +460,7 @@ impl Handler for NBoard {
                     }
                 }
                 self.running = None;
+                cx.out.line(WAITING);
             }
             Event::Failed { message, .. } => {
                 cx.out.line(&format!("status search failed: {message}"));
@@ -449,6 +471,7 @@ impl Handler for NBoard {
                     cx.out.line(&format_move(mv, 0, since.elapsed()));
                 }
                 self.running = None;
+                cx.out.line(WAITING);
             }
         }
         Flow::Continue
@@ -470,6 +493,14 @@ impl Handler for NBoard {
             cx.out.line("=== PA");
         } else if let Some(&mv) = pos.legal_moves().first() {
             cx.out.line(&format_move(mv, 0, since.elapsed()));
+        }
+    }
+
+    fn tick(&mut self, cx: &mut Ctx) {
+        if self.running.is_some() && self.last_stats.elapsed() >= STATS_INTERVAL {
+            // The live count, never below one already given.
+            let nodes = cx.engine.live_nodes().max(self.last_nodes.unwrap_or(0));
+            self.stats(nodes, self.started.elapsed(), cx);
         }
     }
 }

@@ -187,9 +187,18 @@ fn nboard_script_in_process() {
         "ping 1\nset depth 1\nset game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\nhint 1\n",
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[..2], ["pong 1", "set myname Mollett-1"]);
-    assert!(lines[2].starts_with("search "), "{out}");
-    assert!(lines[3].starts_with("nodestats 3 "), "{out}");
+    assert_eq!(
+        lines[..3],
+        [
+            "pong 1",
+            "set myname Mollett-1",
+            "status Mollett is thinking"
+        ]
+    );
+    assert!(lines[3].starts_with("search "), "{out}");
+    assert!(lines[4].starts_with("nodestats 3 "), "{out}");
+    // As Edax: thinking before the search, waiting after its answer.
+    assert_eq!(lines[5..], ["status Mollett is waiting"], "{out}");
 }
 
 #[test]
@@ -209,7 +218,14 @@ fn nboard_threads_are_set_at_run_time() {
         ],
         "{out}"
     );
-    assert!(lines.last().unwrap().starts_with("=== "), "{out}");
+    assert_eq!(lines[3], "status Mollett is thinking", "{out}");
+    // One nodestats, the final one, then the move.
+    assert!(
+        lines[4].starts_with("nodestats ") && lines.len() == 7,
+        "{out}"
+    );
+    assert!(lines[5].starts_with("=== "), "{out}");
+    assert_eq!(lines[6], "status Mollett is waiting", "{out}");
 }
 
 /// Valid commands of every dialect in random orders, mutated, truncated and

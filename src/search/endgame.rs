@@ -163,6 +163,7 @@ impl<'a, R: Rules> Solver<'a, R> {
     fn should_stop(&mut self) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
+            self.tt.add_progress(STOP_CHECK_INTERVAL);
             let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
             if self.watch.must_abort(stopped, self.tt, exact_bounds) {
                 self.aborted = true;
