@@ -5,7 +5,7 @@
 
 use crate::Position;
 use crate::eval::EvalKind;
-use crate::search::{Limits, SearchRequest, search};
+use crate::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -87,6 +87,7 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
                 depth,
                 exact_empties: 0,
                 wld_empties: 0,
+                selectivity: crate::search::Selectivity::FULL,
             },
             eval: EvalKind::Mobility,
             seed: 0,
@@ -106,6 +107,57 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
         lines.push(line);
     }
     Ok(lines)
+}
+
+/// One completed iteration of a [`time_to_depth`] search.
+#[derive(Clone, Debug)]
+pub struct DepthLine {
+    /// Position number, from 1 (1 is the start position after f5, then the
+    /// bench positions).
+    pub index: usize,
+    /// What the iteration searched.
+    pub kind: ScoreKind,
+    /// Nodes from the start of the position's search.
+    pub nodes: u64,
+    /// Time from the start of the position's search.
+    pub elapsed: Duration,
+    /// Whether this is the position's final result.
+    pub last: bool,
+}
+
+/// Time to depth: the start position after f5, then the bench positions, each
+/// searched at `level` (its depth, selectivity, solve thresholds and
+/// evaluation) with `threads` threads and a fresh table, calling `each` for
+/// every completed iteration and for each position's final result.
+pub fn time_to_depth(
+    level: Level,
+    threads: usize,
+    each: &mut dyn FnMut(&DepthLine),
+) -> Result<(), TtError> {
+    let tt = TranspositionTable::new(BENCH_HASH_MB)?;
+    let stop = AtomicBool::new(false);
+    let f5 = crate::Move::Play("f5".parse().expect("a square"));
+    let after_f5 = Position::START.play(f5).expect("f5 is legal at the start");
+    let boards = std::iter::once(after_f5).chain(
+        POSITIONS
+            .iter()
+            .map(|(text, _)| text.parse::<Position>().expect("bench positions are valid")),
+    );
+    for (i, pos) in boards.enumerate() {
+        tt.clear();
+        let mut req = SearchRequest::new(pos.board, level);
+        req.threads = threads.max(1);
+        let line = |r: &SearchResult, last| DepthLine {
+            index: i + 1,
+            kind: r.kind,
+            nodes: r.nodes,
+            elapsed: r.elapsed,
+            last,
+        };
+        let r = search(&req, &tt, &stop, &mut |r| each(&line(r, false)));
+        each(&line(&r, true));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

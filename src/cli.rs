@@ -48,6 +48,10 @@ pub struct EngineArgs {
     /// The leaf evaluation: learned, mobility (hand-written) or discs (default: the level's).
     #[arg(long)]
     pub eval: Option<mollett::eval::EvalKind>,
+    /// The midgame search's selectivity, 73, 87, 95, 98, 99 or 100 (full
+    /// width), whatever the level (default: the level's).
+    #[arg(long, value_name = "PERCENT")]
+    pub selectivity: Option<mollett::search::Selectivity>,
     /// Solve exactly at this many empties or fewer, whatever the level.
     #[arg(long, value_name = "EMPTIES")]
     pub exact_empties: Option<u32>,
@@ -113,6 +117,11 @@ pub enum Command {
         /// depth), with node counts that vary from run to run.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: u16,
+        /// Time to depth instead: the start position after f5 and the bench
+        /// positions searched at this level (its selectivity, solves and
+        /// evaluation), one line per completed depth.
+        #[arg(long, value_name = "L")]
+        level: Option<mollett::search::Level>,
     },
     /// Play engines against each other over GTP or NBoard: a match of two, or a
     /// round-robin tournament of three or more.
@@ -125,6 +134,9 @@ pub enum Command {
     Datagen(crate::learn_cli::DatagenArgs),
     /// Fit the learned evaluation's weights to `datagen` files.
     Train(crate::learn_cli::TrainArgs),
+    /// Fit the Multi-ProbCut regressions: search `datagen` positions at every
+    /// depth (resumable), fit deep against shallow scores per depth and phase.
+    Probcut(crate::probcut_cli::ProbCutArgs),
 }
 
 /// `mollett match`.

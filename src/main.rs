@@ -11,6 +11,7 @@ macro_rules! say {
 mod cli;
 mod learn_cli;
 mod out;
+mod probcut_cli;
 mod tools;
 
 use anyhow::{Context, Result};
@@ -163,6 +164,36 @@ fn run_bench(threads: usize) -> Result<()> {
     Ok(())
 }
 
+fn run_time_to_depth(level: mollett::search::Level, threads: usize) -> Result<()> {
+    let (mut nodes, mut secs) = (0u64, 0.0f64);
+    bench::time_to_depth(level, threads, &mut |l| {
+        let what = match l.kind {
+            mollett::search::ScoreKind::Midgame(d) => format!("depth {d:>2}"),
+            mollett::search::ScoreKind::Exact => "exact   ".to_string(),
+            mollett::search::ScoreKind::WinLossDraw => "wld     ".to_string(),
+        };
+        if l.last {
+            nodes += l.nodes;
+            secs += l.elapsed.as_secs_f64();
+            say!(
+                "position {:>2} done {what} nodes {:>12} seconds {:.3}",
+                l.index,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        } else {
+            say!(
+                "position {:>2} {what} nodes {:>12} seconds {:.3}",
+                l.index,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        }
+    })?;
+    say!("Level {level}, {threads} thread(s): nodes {nodes}, seconds {secs:.3}");
+    Ok(())
+}
+
 fn main() {
     let matches = Cli::command()
         .after_help(cli::console_commands_help())
@@ -184,6 +215,9 @@ fn run_loop(args: EngineArgs) -> Result<()> {
     let mut level = args.level.unwrap_or(defaults.level);
     if let Some(eval) = args.eval {
         level.eval = eval;
+    }
+    if let Some(selectivity) = args.selectivity {
+        level.limits.selectivity = selectivity;
     }
     let settings = Settings {
         level,
@@ -239,11 +273,19 @@ fn run(cli: Cli) -> Result<bool> {
             },
             json,
         ),
-        Some(Command::Bench { threads }) => run_bench(threads.into()).map(|()| true),
+        Some(Command::Bench {
+            threads,
+            level: Some(level),
+        }) => run_time_to_depth(level, threads.into()).map(|()| true),
+        Some(Command::Bench {
+            threads,
+            level: None,
+        }) => run_bench(threads.into()).map(|()| true),
         Some(Command::Match(args)) => tools::run_match(args).map(|()| true),
         Some(Command::Analyze(args)) => tools::run_analyze(args).map(|()| true),
         Some(Command::Datagen(args)) => learn_cli::run_datagen(args).map(|()| true),
         Some(Command::Train(args)) => learn_cli::run_train(args).map(|()| true),
+        Some(Command::Probcut(args)) => probcut_cli::run_probcut(args).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }
 }

@@ -222,6 +222,7 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
                 depth,
                 exact_empties: 0,
                 wld_empties: 0,
+                selectivity: mollett::search::Selectivity::FULL,
             };
             let tt = TranspositionTable::new(1).unwrap();
             let r = search(&req, &tt, &stop, &mut |_| {});

@@ -16,6 +16,7 @@ fn player(eval: EvalKind) -> Player {
             depth: 4,
             exact_empties: 0,
             wld_empties: 0,
+            selectivity: mollett::search::Selectivity::FULL,
         },
         eval,
     }

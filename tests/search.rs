@@ -92,6 +92,7 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
             depth: 6,
             exact_empties: 0,
             wld_empties: 0,
+            selectivity: mollett::search::Selectivity::FULL,
         },
         eval: EvalKind::Mobility,
         seed: 3,

@@ -109,6 +109,7 @@ fn forged_collisions_never_yield_an_illegal_move() {
             depth: 5,
             exact_empties: 12,
             wld_empties: 14,
+            selectivity: mollett::search::Selectivity::FULL,
         };
         let req = SearchRequest {
             board,

@@ -439,6 +439,7 @@ fn choose<R: Rules>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> 
             depth: 3,
             exact_empties: 8,
             wld_empties: 8,
+            selectivity: mollett::search::Selectivity::FULL,
         },
         seed,
         ..SearchRequest::<R>::under(R::position(p), Level::number(3))

@@ -127,6 +127,7 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
                 depth: req.depth,
                 exact_empties: req.exact_empties,
                 wld_empties: req.exact_empties,
+                selectivity: crate::search::Selectivity::FULL,
             };
             let sreq = SearchRequest {
                 board,

@@ -4,6 +4,7 @@
 //! evaluation as any user of the library would.
 
 pub mod datagen;
+pub mod probcut;
 pub mod sample;
 pub mod train;
 

@@ -1,21 +1,29 @@
 //! Levels: a numeric level 1–60 in the spirit of Edax's table, and three named
 //! levels for people.
 //!
-//! | level | midgame depth | exact solve at empties ≤ | win/loss/draw at empties ≤ | evaluation |
-//! |---|---|---|---|---|
-//! | 1–10 | level | 2 × level | 2 × level | learned |
-//! | 11–59 | level | 20 + (level − 10) × 2 / 5 | exact + 2 | learned |
-//! | 60 | 60 | 60 (always exact) | 60 | learned |
-//! | easy | 2 | 4 | 4 | disc count |
-//! | medium | 6 | 12 | 14 | learned |
-//! | hard | 12 | 20 | 24 | learned |
+//! | level | midgame depth | selectivity | exact solve at empties ≤ | win/loss/draw at empties ≤ | evaluation |
+//! |---|---|---|---|---|---|
+//! | 1–10 | level | 100 % | 2 × level | 2 × level | learned |
+//! | 11–59 | level | 73 % | 20 + (level − 10) × 2 / 5 | exact + 2 | learned |
+//! | 60 | 60 | 100 % | 60 (always exact) | 60 | learned |
+//! | easy | 2 | 100 % | 4 | 4 | disc count |
+//! | medium | 6 | 100 % | 12 | 14 | learned |
+//! | hard | 12 | 73 % | 20 | 24 | learned |
 //!
-//! Level 21, Edax's default, thus solves exactly at 24 empties, as Edax does.
+//! Level 21, Edax's default, thus solves exactly at 24 empties, as Edax does,
+//! and searches the midgame 21 plies deep with Multi-ProbCut at 73 %
+//! ([`SELECTIVE_FROM_LEVEL`]).
 
-use super::Limits;
+use super::{Limits, Selectivity};
 use crate::eval::EvalKind;
 use std::fmt;
 use std::str::FromStr;
+
+/// From this level up the midgame search is selective (Multi-ProbCut at
+/// [`Selectivity::LEAST`], 73 %), as in Edax: at lower levels a full-width
+/// search answers in well under a second anyway, and a level there is a plain
+/// depth, comparable with other engines' nominal depths.
+pub const SELECTIVE_FROM_LEVEL: u32 = 11;
 
 /// A playing strength: search limits plus the evaluation to play with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +53,11 @@ impl Level {
     /// The numeric level `n` (clamped to 1..=60).
     pub fn number(n: u32) -> Level {
         let n = n.clamp(1, 60);
+        let selectivity = if (SELECTIVE_FROM_LEVEL..60).contains(&n) {
+            Selectivity::LEAST
+        } else {
+            Selectivity::FULL
+        };
         let (exact, wld) = match n {
             1..=10 => (2 * n, 2 * n),
             60 => (60, 60),
@@ -59,6 +72,7 @@ impl Level {
                 depth: n,
                 exact_empties: exact,
                 wld_empties: wld,
+                selectivity,
             },
             eval: EvalKind::Learned,
         }
@@ -66,11 +80,11 @@ impl Level {
 
     /// A named level.
     pub fn named(name: LevelName) -> Level {
-        let (depth, exact, wld, eval) = match name {
+        let (depth, exact, wld, selectivity, eval) = match name {
             LevelName::Number(n) => return Level::number(n),
-            LevelName::Easy => (2, 4, 4, EvalKind::Discs),
-            LevelName::Medium => (6, 12, 14, EvalKind::Learned),
-            LevelName::Hard => (12, 20, 24, EvalKind::Learned),
+            LevelName::Easy => (2, 4, 4, Selectivity::FULL, EvalKind::Discs),
+            LevelName::Medium => (6, 12, 14, Selectivity::FULL, EvalKind::Learned),
+            LevelName::Hard => (12, 20, 24, Selectivity::LEAST, EvalKind::Learned),
         };
         Level {
             name,
@@ -78,6 +92,7 @@ impl Level {
                 depth,
                 exact_empties: exact,
                 wld_empties: wld,
+                selectivity,
             },
             eval,
         }
@@ -146,6 +161,16 @@ mod tests {
         assert_eq!((l.limits.depth, l.limits.exact_empties), (5, 10));
         assert_eq!(Level::number(21).limits.exact_empties, 24);
         assert_eq!(Level::number(60).limits.exact_empties, 60);
+        let sel = |n| Level::number(n).limits.selectivity;
+        assert_eq!(
+            (sel(10), sel(11), sel(59), sel(60)),
+            (
+                Selectivity::FULL,
+                Selectivity::LEAST,
+                Selectivity::LEAST,
+                Selectivity::FULL
+            )
+        );
         assert_eq!("easy".parse::<Level>().unwrap().eval, EvalKind::Discs);
         assert_eq!("HARD".parse::<Level>().unwrap().limits.depth, 12);
         for bad in ["0", "61", "-3", "", "expert"] {

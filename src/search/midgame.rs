@@ -13,6 +13,7 @@ use super::ordering::order_moves_with;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL,
 };
+use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
 use super::watch::{Watch, Watched};
 use crate::board::MAX_MOVES;
@@ -21,6 +22,7 @@ use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
+use crate::variant::Variant;
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -64,6 +66,13 @@ pub struct Midgame<'a, R: Rules = Othello> {
     /// With several threads: the null-window nodes this thread is inside, from
     /// [`MIDGAME_ABDADA_MIN_DEPTH`].
     watch: Watch,
+    /// How sure a Multi-ProbCut cut must be (full width: no cut).
+    selectivity: Selectivity,
+    /// The regressions, when the search is selective and has some for its
+    /// rules and evaluation; `None` searches full width.
+    probcut: Option<&'static ProbCut>,
+    /// Standard deviations a cut needs, from `selectivity`.
+    sigmas: f64,
     rules: PhantomData<R>,
 }
 
@@ -90,8 +99,37 @@ impl<'a, R: Rules> Midgame<'a, R> {
             draw: 0,
             busy: None,
             watch: Watch::default(),
+            selectivity: Selectivity::FULL,
+            probcut: None,
+            sigmas: f64::INFINITY,
             rules: PhantomData,
         }
+    }
+
+    /// The same search at `selectivity`: below full width, null-window nodes
+    /// try Multi-ProbCut cuts (see [`probcut`]) with the regressions fitted for
+    /// these rules and this evaluation. Where none were fitted (Anti-Reversi,
+    /// the hand-written and disc-count evaluations) the search stays full
+    /// width, and its results are recorded as such.
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Self {
+        let fitted = self.eval == EvalKind::Learned
+            && matches!(R::VARIANT, Variant::Othello | Variant::Reversi);
+        self.probcut = (fitted && !selectivity.is_full())
+            .then(|| probcut::embedded().ok())
+            .flatten();
+        self.selectivity = if self.probcut.is_some() {
+            selectivity
+        } else {
+            Selectivity::FULL
+        };
+        self.sigmas = self.selectivity.sigmas();
+        self
+    }
+
+    /// The selectivity the search runs at (full width where it has no
+    /// regressions).
+    pub fn selectivity(&self) -> Selectivity {
+        self.selectivity
     }
 
     /// The same search, sharing `busy` with the other threads of a lazy-SMP
@@ -166,9 +204,10 @@ impl<'a, R: Rules> Midgame<'a, R> {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
             self.tt.add_progress(STOP_CHECK_INTERVAL);
             let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
+            let sel = self.selectivity.percent();
             if self
                 .watch
-                .must_abort(stopped, self.tt, |d, w| usable(d, w.depth, w.draw))
+                .must_abort(stopped, self.tt, |d, w| usable(d, w.depth, sel, w.draw))
             {
                 self.aborted = true;
             }
@@ -222,14 +261,15 @@ pub fn disc_window(alpha: i32, beta: i32, draw: i32) -> (i32, i32) {
     (a, b.max(a + 1))
 }
 
-/// A table entry's bounds in this search's scores, if deep enough to use at
-/// `depth`. The solver's entries hold whole discs × 100 and count a draw as 0, so
-/// they take the contempt `draw` here.
+/// A table entry's bounds in this search's scores, if deep enough and sure
+/// enough to use at `depth` and `selectivity` (a result of a less sure search
+/// never passes for a surer one). The solver's entries hold whole discs × 100
+/// and count a draw as 0, so they take the contempt `draw` here.
 #[inline(always)]
-fn usable(d: &TtData, depth: u32, draw: i32) -> Option<(i32, i32)> {
+fn usable(d: &TtData, depth: u32, selectivity: u8, draw: i32) -> Option<(i32, i32)> {
     let (lower, upper) = (d.lower as i32, d.upper as i32);
     if d.selectivity != PROVEN {
-        return (d.depth as u32 >= depth).then_some((lower, upper));
+        return (d.depth as u32 >= depth && d.selectivity >= selectivity).then_some((lower, upper));
     }
     let value = |v: i32| if v == 0 { draw } else { v };
     (d.selectivity == PROVEN || d.depth as u32 >= depth).then_some((value(lower), value(upper)))
@@ -277,7 +317,7 @@ fn nws_body<K: Kernel, R: Rules>(
     if depth >= MIDGAME_TT_MIN_DEPTH
         && let Some(d) = m.tt.probe(hash)
     {
-        if let Some((lo, hi)) = usable(&d, depth, m.draw) {
+        if let Some((lo, hi)) = usable(&d, depth, m.selectivity.percent(), m.draw) {
             if lo > alpha {
                 return lo;
             }
@@ -286,6 +326,32 @@ fn nws_body<K: Kernel, R: Rules>(
             }
         }
         tt_move = d.best_move;
+    }
+    // Step 5b. Multi-ProbCut: a shallow search sure enough of the outcome
+    // answers for the deep one.
+    if depth >= PROBCUT_MIN_DEPTH
+        && let Some(cut) = m.probcut
+        && let Some(reg) = cut.get(depth, R::board(&board).empties())
+    {
+        let (high, low) = reg.bounds(alpha, m.sigmas);
+        let sel = m.selectivity.percent();
+        if high <= 64 * DISC && nws(m, board, reg.shallow, high - 1) >= high {
+            if m.aborted {
+                return 0;
+            }
+            store(m.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
+            return alpha + 1;
+        }
+        if low >= -64 * DISC && nws(m, board, reg.shallow, low) <= low {
+            if m.aborted {
+                return 0;
+            }
+            store(m.tt, hash, (-INF, alpha), (depth, sel), tt_move);
+            return alpha;
+        }
+        if m.aborted {
+            return 0;
+        }
     }
     // Step 6. The moves, best-looking first.
     let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth);
@@ -342,13 +408,21 @@ fn nws_body<K: Kernel, R: Rules>(
         } else {
             (-INF, best.score)
         };
-        store(m.tt, hash, lower, upper, depth, best.mv);
+        let sel = m.selectivity.percent();
+        store(m.tt, hash, (lower, upper), (depth, sel), best.mv);
     }
     best.score
 }
 
-/// Stores a midgame bound, clamping the scores to the table's range.
-fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32, mv: u8) {
+/// Stores midgame bounds `(lower, upper)` found at `(depth, selectivity)`,
+/// clamping the scores to the table's range.
+fn store(
+    tt: &TranspositionTable,
+    hash: u64,
+    (lower, upper): (i32, i32),
+    (depth, selectivity): (u32, u8),
+    mv: u8,
+) {
     tt.store(
         hash,
         TtData {
@@ -356,7 +430,7 @@ fn store(tt: &TranspositionTable, hash: u64, lower: i32, upper: i32, depth: u32,
             upper: upper.clamp(-64 * DISC, 64 * DISC) as i16,
             depth: depth.min(255) as u8,
             best_move: mv,
-            selectivity: FULL_WIDTH,
+            selectivity: selectivity.min(FULL_WIDTH),
         },
     );
 }
@@ -452,7 +526,8 @@ fn pv_body<K: Kernel, R: Rules>(
     } else {
         (-INF, best.score)
     };
-    store(m.tt, hash, lower, upper, depth, best_move);
+    let sel = m.selectivity.percent();
+    store(m.tt, hash, (lower, upper), (depth, sel), best_move);
     best
 }
 

@@ -19,6 +19,7 @@ pub mod midgame;
 pub mod multipv;
 pub mod ordering;
 pub mod params;
+pub mod probcut;
 mod root;
 mod smp;
 pub mod stack;
@@ -35,6 +36,7 @@ use std::time::{Duration, Instant};
 
 pub use level::Level;
 pub use midgame::PASS;
+pub use probcut::Selectivity;
 
 /// How deep to search, and where the exact and win/loss/draw solves take over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +48,9 @@ pub struct Limits {
     /// At this many empties or fewer (and above `exact_empties`) the root proves
     /// win, loss or draw.
     pub wld_empties: u32,
+    /// How sure the midgame search's Multi-ProbCut cuts must be
+    /// ([`Selectivity::FULL`]: no cut, every move searched to full depth).
+    pub selectivity: Selectivity,
 }
 
 /// What the root of a search runs, chosen by [`Limits::root_search`].
@@ -66,6 +71,7 @@ impl Limits {
         depth: 64,
         exact_empties: 64,
         wld_empties: 64,
+        selectivity: Selectivity::FULL,
     };
 
     /// A win/loss/draw proof of any position: no midgame depth, which would
@@ -74,6 +80,7 @@ impl Limits {
         depth: 0,
         exact_empties: 0,
         wld_empties: 64,
+        selectivity: Selectivity::FULL,
     };
 
     /// [`Limits::WIN_LOSS_DRAW`] when `wld`, else [`Limits::EXACT`].

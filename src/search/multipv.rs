@@ -302,7 +302,9 @@ impl<R: Rules> MultiPv<'_, R> {
         };
         let mut last = None;
         // The midgame search scores the children: the opponent moves there.
-        let mut midgame = Midgame::<R>::under(tt, stop, req.eval).with_draw(-req.contempt);
+        let mut midgame = Midgame::<R>::under(tt, stop, req.eval)
+            .with_selectivity(limits.selectivity)
+            .with_draw(-req.contempt);
         for depth in 1..=last_midgame {
             let mut below = MidgameBelow {
                 search: &mut midgame,
@@ -506,6 +508,7 @@ mod tests {
                 depth: 4,
                 exact_empties: 10,
                 wld_empties: 14,
+                selectivity: crate::search::Selectivity::FULL,
             },
             eval: EvalKind::Mobility,
             lines: 64,

@@ -262,6 +262,7 @@ impl<'a, R: Rules> Root<'a, R> {
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy)
+            .with_selectivity(self.req.limits.selectivity)
             // The midgame search scores the children: the opponent moves there.
             .with_draw(-self.req.contempt);
         let mut guess = R::evaluate(self.req.eval, &board);
