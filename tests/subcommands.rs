@@ -109,3 +109,31 @@ fn the_readme_example_files_are_shipped_and_work() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.starts_with("a vs b: 12 games"), "{out}");
 }
+
+#[test]
+fn bench_at_a_level_prints_time_to_depth() {
+    let (code, out, err) = run(&["bench", "--level", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    // The start after f5 first, one line per depth, then its result.
+    for d in 1..=4 {
+        let want = format!("position  1 depth  {d} nodes");
+        assert!(lines.iter().any(|l| l.starts_with(&want)), "{want}\n{out}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("position  1 done depth  4"))
+    );
+    // Every position ends with a result; the last three have 14 empties, more
+    // than level 4 solves (8), so they too are searched to depth 4.
+    let done: Vec<_> = lines.iter().filter(|l| l.contains(" done ")).collect();
+    assert_eq!(done.len(), 11);
+    assert!(done.iter().all(|l| l.contains(" done depth  4 ")), "{out}");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("Level 4, 1 thread(s): nodes ")
+    );
+}
