@@ -21,8 +21,8 @@ use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES,
     FASTEST_FIRST_MIN_EMPTIES, ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
-    SHALLOW_EMPTIES, SOLVER_CORNER_BONUS, SOLVER_PARITY_BONUS, STABILITY_MIN_EMPTIES,
-    STOP_CHECK_INTERVAL, stability_threshold,
+    SHALLOW_EMPTIES, SOLVER_PARITY_BONUS, STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL,
+    stability_threshold,
 };
 use super::stack::Stack;
 use super::watch::{Watch, Watched, exact_bounds};
@@ -177,14 +177,19 @@ impl<'a, R: Rules> Solver<'a, R> {
 // Null-window search from five empties up.
 
 /// How promising a move is for fastest-first ordering (higher first): few replies
-/// for the opponent, corners, and the parity region.
+/// for the opponent, corners, the discs the mover gets, and the parity region,
+/// weighed as the rules say ([`Rules::SOLVER_ORDER`]).
 #[inline(always)]
 fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, odd: u64) -> i32 {
+    let order = R::SOLVER_ORDER;
     let replies = R::moves(k, child);
-    let replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let mut v = -ORDER_MOBILITY_WEIGHT * replies;
+    let replies = replies.count_ones() as i32
+        + order.corner_reply_extra * (replies & CORNERS).count_ones() as i32;
+    // The mover is the child's opponent; its siblings differ by their flips.
+    let discs = R::board(child).opponent.count_ones() as i32;
+    let mut v = -ORDER_MOBILITY_WEIGHT * replies - order.disc_weight * discs;
     if CORNERS >> sq & 1 != 0 {
-        v += SOLVER_CORNER_BONUS;
+        v += order.corner_bonus;
     }
     if odd >> sq & 1 != 0 {
         v += SOLVER_PARITY_BONUS;
@@ -237,7 +242,8 @@ fn shallow_value<K: Kernel, R: Rules>(
 
 /// The ordering key of the move to `sq` leading to `child`, at a node with
 /// `empties` empties (higher first): a small search, the evaluation, fastest-first
-/// or parity alone, the more expensive the larger the subtree.
+/// or parity alone, the more expensive the larger the subtree (the evaluation
+/// only where the rules order by it).
 #[inline(always)]
 fn move_key<K: Kernel, R: Rules>(
     k: K,
@@ -247,9 +253,10 @@ fn move_key<K: Kernel, R: Rules>(
     odd: u64,
     empties: u32,
 ) -> i32 {
-    if empties >= SEARCH_ORDER_MIN_EMPTIES {
+    let by_evaluation = R::SOLVER_ORDER.by_evaluation;
+    if by_evaluation && empties >= SEARCH_ORDER_MIN_EMPTIES {
         -shallow_value(k, s, child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
-    } else if empties >= EVAL_ORDER_MIN_EMPTIES {
+    } else if by_evaluation && empties >= EVAL_ORDER_MIN_EMPTIES {
         s.nodes += 1;
         -R::order_value(k, child)
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {

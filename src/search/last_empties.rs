@@ -2,6 +2,11 @@
 //! move mask, no table, passes as a second turn of a loop (so that everything
 //! inlines into the solver's node function), and a table-driven count for the
 //! very last move.
+//!
+//! The code serves every rule set that moves as Othello does; the const
+//! parameter `ANTI` picks Anti-Reversi's count (the fewer discs win, empties
+//! count for nobody) over Othello's (empties to the winner). Both are compiled
+//! apart, so Othello's copy is what it was before Anti-Reversi shared it.
 
 use super::endgame::INF_DISCS;
 use crate::board::Board;
@@ -33,10 +38,11 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
     (cols & 0x0000_0011_0000_0011).wrapping_mul(QUADRANTS[0])
 }
 
-/// The null-window value over `alpha` of an Othello position with `empties`
-/// (at most 4) empty squares, counting the nodes in `nodes`.
+/// The null-window value over `alpha` of a position with `empties` (at most 4)
+/// empty squares, under Othello's count or (with `ANTI`) Anti-Reversi's,
+/// counting the nodes in `nodes`.
 #[inline(always)]
-pub(crate) fn solve<K: Kernel>(
+pub(crate) fn solve<K: Kernel, const ANTI: bool>(
     k: K,
     nodes: &mut u64,
     board: &Board,
@@ -48,51 +54,64 @@ pub(crate) fn solve<K: Kernel>(
     match empties {
         0 => {
             *nodes += 1;
-            final_score(p, o)
+            final_score::<ANTI>(p, o)
         }
-        1 => solve_1(nodes, p, o, empty.trailing_zeros() as u8),
+        1 => solve_1::<ANTI>(nodes, p, o, empty.trailing_zeros() as u8),
         2 => {
             let a = empty.trailing_zeros() as u8;
-            solve_2(k, nodes, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
+            solve_2::<K, ANTI>(k, nodes, p, o, alpha, a, (63 - empty.leading_zeros()) as u8)
         }
         3 => {
             let mut e = [0u8; 3];
             for (i, sq) in Squares(empty).enumerate() {
                 e[i] = sq;
             }
-            solve_3(k, nodes, p, o, alpha, e)
+            solve_3::<K, ANTI>(k, nodes, p, o, alpha, e)
         }
-        _ => solve_4(k, nodes, p, o, alpha),
+        _ => solve_4::<K, ANTI>(k, nodes, p, o, alpha),
     }
 }
 
 /// One empty square `sq` left: the final score for the side to move.
 #[inline(always)]
-pub(super) fn solve_1(nodes: &mut u64, p: u64, o: u64, sq: u8) -> i32 {
+fn solve_1<const ANTI: bool>(nodes: &mut u64, p: u64, o: u64, sq: u8) -> i32 {
     *nodes += 1;
+    // A full board scores the same under both counts, but for the sign.
+    let sign = if ANTI { -1 } else { 1 };
     let n = count_last_flips(sq, p);
     if n != 0 {
         // The board fills up: the mover has its discs, the flips and the new one.
-        return 2 * (p.count_ones() + n) as i32 + 2 - 64;
+        return sign * (2 * (p.count_ones() + n) as i32 + 2 - 64);
     }
     let n = count_last_flips(sq, o);
     if n != 0 {
-        return 64 - 2 * (o.count_ones() + n) as i32 - 2;
+        return sign * (64 - 2 * (o.count_ones() + n) as i32 - 2);
     }
-    // Nobody can take the last square: it goes to the winner (63 discs, no draw).
     let d = 2 * p.count_ones() as i32 - 63;
-    d + d.signum()
+    if ANTI {
+        // Nobody can take the last square, and it counts for nobody.
+        -d
+    } else {
+        // Nobody can take the last square: it goes to the winner (63 discs, no draw).
+        d + d.signum()
+    }
 }
 
-/// The final score of a finished game for the side to move, empties to the winner.
+/// The final score of a finished game for the side to move: Othello's
+/// (empties to the winner) or Anti-Reversi's (the opponent's discs less the
+/// mover's).
 #[inline(always)]
-pub(super) fn final_score(p: u64, o: u64) -> i32 {
-    Board::new(p, o).final_score()
+fn final_score<const ANTI: bool>(p: u64, o: u64) -> i32 {
+    if ANTI {
+        o.count_ones() as i32 - p.count_ones() as i32
+    } else {
+        Board::new(p, o).final_score()
+    }
 }
 
 /// Null-window search of the last two empties `a`, `b` (score > `alpha`?).
 #[inline(always)]
-pub(super) fn solve_2<K: Kernel>(
+fn solve_2<K: Kernel, const ANTI: bool>(
     k: K,
     s: &mut u64,
     p: u64,
@@ -106,7 +125,7 @@ pub(super) fn solve_2<K: Kernel>(
     for (sq, rest) in [(a, b), (b, a)] {
         let f = k.flips(sq, p, o);
         if f != 0 {
-            let v = -solve_1(s, o ^ f, p | f | 1 << sq, rest);
+            let v = -solve_1::<ANTI>(s, o ^ f, p | f | 1 << sq, rest);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -122,7 +141,7 @@ pub(super) fn solve_2<K: Kernel>(
     for (sq, rest) in [(a, b), (b, a)] {
         let f = k.flips(sq, o, p);
         if f != 0 {
-            let v = solve_1(s, p ^ f, o | f | 1 << sq, rest);
+            let v = solve_1::<ANTI>(s, p ^ f, o | f | 1 << sq, rest);
             if v < best || best == -INF_DISCS {
                 best = v;
                 if v <= alpha {
@@ -134,7 +153,7 @@ pub(super) fn solve_2<K: Kernel>(
     if best > -INF_DISCS {
         best
     } else {
-        final_score(p, o)
+        final_score::<ANTI>(p, o)
     }
 }
 
@@ -165,7 +184,7 @@ macro_rules! try_move {
 /// Null-window search of the last three empties, in the given order. A pass is a
 /// second turn of the loop, not a recursive call, so the function inlines.
 #[inline(always)]
-pub(super) fn solve_3<K: Kernel>(
+fn solve_3<K: Kernel, const ANTI: bool>(
     k: K,
     s: &mut u64,
     mut p: u64,
@@ -179,9 +198,9 @@ pub(super) fn solve_3<K: Kernel>(
         let mut best = -INF_DISCS;
         let beta = -alpha - 1;
         'moves: {
-            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_2(k, s, cp, co, beta, e1, e2));
-            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_2(k, s, cp, co, beta, e0, e2));
-            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_2(k, s, cp, co, beta, e0, e1));
+            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_2::<K, ANTI>(k, s, cp, co, beta, e1, e2));
+            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_2::<K, ANTI>(k, s, cp, co, beta, e0, e2));
+            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_2::<K, ANTI>(k, s, cp, co, beta, e0, e1));
         }
         if best > -INF_DISCS {
             return sign * best;
@@ -189,12 +208,18 @@ pub(super) fn solve_3<K: Kernel>(
         (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
     }
     // Neither side can move; two swaps restored the mover's view.
-    sign * final_score(p, o)
+    sign * final_score::<ANTI>(p, o)
 }
 
 /// Null-window search of the last four empties, odd-quadrant squares first.
 #[inline(always)]
-pub(super) fn solve_4<K: Kernel>(k: K, s: &mut u64, mut p: u64, mut o: u64, mut alpha: i32) -> i32 {
+fn solve_4<K: Kernel, const ANTI: bool>(
+    k: K,
+    s: &mut u64,
+    mut p: u64,
+    mut o: u64,
+    mut alpha: i32,
+) -> i32 {
     *s += 1;
     let empty = !(p | o);
     let odd = odd_quadrants(empty);
@@ -211,23 +236,70 @@ pub(super) fn solve_4<K: Kernel>(k: K, s: &mut u64, mut p: u64, mut o: u64, mut 
         let beta = -alpha - 1;
         let [e0, e1, e2, e3] = e;
         'moves: {
-            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_3(k, s, cp, co, beta, [e1, e2, e3]));
-            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_3(k, s, cp, co, beta, [e0, e2, e3]));
-            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_3(k, s, cp, co, beta, [e0, e1, e3]));
-            try_move!(k, p, o, alpha, best, 'moves, e3, |cp, co| solve_3(k, s, cp, co, beta, [e0, e1, e2]));
+            try_move!(k, p, o, alpha, best, 'moves, e0, |cp, co| solve_3::<K, ANTI>(k, s, cp, co, beta, [e1, e2, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e1, |cp, co| solve_3::<K, ANTI>(k, s, cp, co, beta, [e0, e2, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e2, |cp, co| solve_3::<K, ANTI>(k, s, cp, co, beta, [e0, e1, e3]));
+            try_move!(k, p, o, alpha, best, 'moves, e3, |cp, co| solve_3::<K, ANTI>(k, s, cp, co, beta, [e0, e1, e2]));
         }
         if best > -INF_DISCS {
             return sign * best;
         }
         (p, o, alpha, sign) = (o, p, -alpha - 1, -sign);
     }
-    sign * final_score(p, o)
+    sign * final_score::<ANTI>(p, o)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::movegen::Portable;
     use crate::rng::Rng;
+    use crate::selfplay::random_positions;
+
+    /// Plain negamax to the end: Othello's count or Anti-Reversi's.
+    fn minimax(b: &Board, anti: bool) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            let passed = b.pass();
+            if passed.moves() == 0 {
+                return if anti {
+                    -b.disc_difference()
+                } else {
+                    b.final_score()
+                };
+            }
+            return -minimax(&passed, anti);
+        }
+        Squares(moves)
+            .map(|sq| -minimax(&b.make(sq, b.flips(sq)), anti))
+            .max()
+            .unwrap()
+    }
+
+    /// The fail-soft null-window answer against the exact value, at every alpha.
+    fn check<const ANTI: bool>(b: &Board) -> usize {
+        let want = minimax(b, ANTI);
+        for alpha in -64..64 {
+            let mut nodes = 0;
+            let v = solve::<_, ANTI>(Portable, &mut nodes, b, alpha, b.empties());
+            assert_eq!(v > alpha, want > alpha, "{b:?} alpha {alpha} anti {ANTI}");
+            assert!(if v > alpha { want >= v } else { want <= v }, "{b:?}");
+        }
+        usize::from(want == 0)
+    }
+
+    #[test]
+    fn last_empties_match_minimax_under_both_counts() {
+        let mut draws = [0; 2];
+        for b in random_positions(400)
+            .into_iter()
+            .filter(|b| b.empties() <= 4)
+        {
+            draws[0] += check::<false>(&b);
+            draws[1] += check::<true>(&b);
+        }
+        assert!(draws[0] > 0 && draws[1] > 0, "{draws:?}");
+    }
 
     #[test]
     fn odd_quadrants_matches_counting_each_quadrant() {

@@ -6,7 +6,8 @@
 //!
 //! - [`Othello`]: the board alone; the search's last-empties fast path.
 //! - [`Reversi`]: the board and the discs each side has left ([`State`]).
-//! - [`Anti`]: the board alone, scored the other way round.
+//! - [`Anti`]: the board alone, scored the other way round; the last-empties
+//!   fast path with its own count, and its own solver ordering.
 
 use super::{CENTRE, State, UNLIMITED, Variant, VariantPosition};
 use crate::board::Board;
@@ -14,6 +15,8 @@ use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::eval::features::Features;
 use crate::eval::{EvalKind, evaluate, evaluate_mobility_with, score_anti};
+use crate::search::last_empties::solve;
+use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
 use std::fmt::Debug;
 
 /// A rule set: the position type, its moves, a move, a pass, the final score,
@@ -57,22 +60,48 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     /// The leaf evaluation, centi-discs for the side to move.
     fn evaluate(kind: EvalKind, p: &Self::Pos) -> i32;
 
-    /// The evaluation the exact solver orders its moves by, with the kernel `k`.
+    /// The evaluation the exact solver orders its moves by, with the kernel `k`
+    /// (where [`Rules::SOLVER_ORDER`] orders by the evaluation).
     fn order_value<K: Kernel>(k: K, p: &Self::Pos) -> i32;
 
+    /// The exact solver's move-ordering weights under these rules.
+    const SOLVER_ORDER: SolverOrder = OTHELLO_SOLVER_ORDER;
+
+    /// The last-empties solver these rules use, if any (see [`LastEmpties`]).
+    const LAST_EMPTIES: LastEmpties = LastEmpties::None;
+
     /// The null-window value over `alpha` of a position with `empties` (at most
-    /// 4) empty squares by a specialised solver, counting its nodes in `nodes`;
-    /// `None` where the rule set has none (the general search then goes on).
+    /// 4) empty squares by the specialised solver, counting its nodes in
+    /// `nodes`; `None` where the rule set has none (the general search then
+    /// goes on).
     #[inline(always)]
     fn last_empties<K: Kernel>(
-        _k: K,
-        _nodes: &mut u64,
-        _p: &Self::Pos,
-        _alpha: i32,
-        _empties: u32,
+        k: K,
+        nodes: &mut u64,
+        p: &Self::Pos,
+        alpha: i32,
+        empties: u32,
     ) -> Option<i32> {
-        None
+        let b = Self::board(p);
+        match Self::LAST_EMPTIES {
+            LastEmpties::None => None,
+            LastEmpties::Othello => Some(solve::<K, false>(k, nodes, b, alpha, empties)),
+            LastEmpties::Anti => Some(solve::<K, true>(k, nodes, b, alpha, empties)),
+        }
     }
+}
+
+/// The search's hand-unrolled solver of the last four empties
+/// (`search::last_empties`), for rule sets whose moves are Othello's on the
+/// board alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastEmpties {
+    /// None: the general search plays the last empties out.
+    None,
+    /// Counted as Othello: empties to the winner.
+    Othello,
+    /// Counted as Anti-Reversi: the fewer discs win, empties count for nobody.
+    Anti,
 }
 
 /// Modern Othello.
@@ -94,6 +123,7 @@ const ANTI_SALT: u64 = 0xd6e8_feb8_6659_fd93;
 impl Rules for Othello {
     type Pos = Board;
     const VARIANT: Variant = Variant::Othello;
+    const LAST_EMPTIES: LastEmpties = LastEmpties::Othello;
 
     fn position(pos: &VariantPosition) -> Board {
         pos.position.board
@@ -139,24 +169,14 @@ impl Rules for Othello {
     fn order_value<K: Kernel>(k: K, p: &Board) -> i32 {
         evaluate_mobility_with(k, p)
     }
-    #[inline(always)]
-    fn last_empties<K: Kernel>(
-        k: K,
-        nodes: &mut u64,
-        p: &Board,
-        alpha: i32,
-        empties: u32,
-    ) -> Option<i32> {
-        Some(crate::search::last_empties::solve(
-            k, nodes, p, alpha, empties,
-        ))
-    }
 }
 
 /// Anti-Reversi moves as Othello does.
 impl Rules for Anti {
     type Pos = Board;
     const VARIANT: Variant = Variant::Anti;
+    const SOLVER_ORDER: SolverOrder = ANTI_SOLVER_ORDER;
+    const LAST_EMPTIES: LastEmpties = LastEmpties::Anti;
 
     fn position(pos: &VariantPosition) -> Board {
         Othello::position(pos)
