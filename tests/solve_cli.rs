@@ -122,3 +122,37 @@ fn endless_input_is_refused_by_its_line_length() {
         "{err}"
     );
 }
+
+/// A forced pass is solved like any position: its move is `PA`, its line
+/// starts with the pass, and its score is exactly the negated score of the same
+/// discs with the opponent to move (win/loss/draw: the negated sign), under
+/// Othello's rules and Anti-Reversi's.
+#[test]
+fn a_forced_pass_is_solved_exactly() {
+    let dir = Scratch::new("solve-pass");
+    // Black (X) has no move here, White has several; 16 empties.
+    let board = "-XXXXXXX-XXXXXXO-XXXXXOO-XXXXXXO-X-XXXXO-X-XXXOO--X--OOO----OOOO";
+    let file = dir.join("pass.obf");
+    std::fs::write(&file, format!("{board} X\n{board} O\n")).unwrap();
+    let file = file.to_str().unwrap();
+    for variant in ["othello", "anti"] {
+        let exact = |wld: bool| {
+            let mut args = vec![file, "--json", "--variant", variant];
+            if wld {
+                args.push("--wld");
+            }
+            let (code, out) = solve(&args);
+            assert_eq!(code, Some(0), "{out}");
+            json_lines(&out).0
+        };
+        let [passed, replied] = <[Value; 2]>::try_from(exact(false)).unwrap();
+        assert_eq!(passed["move"], "PA", "{variant}: {passed}");
+        assert_eq!(passed["pv"][0], "PA", "{variant}: {passed}");
+        assert_ne!(replied["move"], "PA", "{variant}: {replied}");
+        let score = passed["score"].as_i64().unwrap();
+        assert_eq!(score, -replied["score"].as_i64().unwrap(), "{variant}");
+        let [wld, _] = <[Value; 2]>::try_from(exact(true)).unwrap();
+        assert_eq!(wld["move"], "PA", "{variant}: {wld}");
+        assert_eq!(wld["score"].as_i64().unwrap(), score.signum(), "{variant}");
+    }
+}
