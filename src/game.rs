@@ -78,11 +78,7 @@ impl Game {
     /// Plays `mv` after checking it is legal in the current position (a pass only
     /// when the side to move has no move and the game is not over).
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if self.variant == Variant::Othello {
-            play_checked(&self.position(), mv)?;
-        } else {
-            self.variant_position().play(mv)?;
-        }
+        self.variant_position().play(mv)?;
         self.moves.push(mv);
         Ok(())
     }

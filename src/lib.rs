@@ -5,7 +5,8 @@
 //! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
 //! [`perft`] (move-generator verification); [`variant`] holds the rule variants
-//! (historical Reversi, Anti-Reversi) with their own perft and search; [`arena`]
+//! (historical Reversi, Anti-Reversi), the rule sets the one search runs under
+//! and their perft; [`arena`]
 //! runs engine-vs-engine matches and [`analyze`] reviews a game; [`input`] bounds
 //! every file and stdin read.
 

@@ -20,23 +20,9 @@ use cli::{Cli, Command, EngineArgs};
 use mollett::engine::{DEFAULT_MOVE_TIME, MoveTime, Settings};
 use mollett::protocol::{self, LoopOptions};
 use mollett::variant::{Variant, VariantPosition};
-use mollett::{Position, bench, format, perft, solve, variant};
+use mollett::{Position, bench, format, solve, variant};
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
-
-/// A position given on the command line: a board string, or else a transcript.
-fn parse_position(text: &str) -> Result<Position> {
-    match text.parse::<Position>() {
-        Ok(p) => Ok(p),
-        Err(board_err) => format::parse_transcript(Position::START, text)
-            .map(|g| g.position())
-            .map_err(|moves_err| {
-                anyhow::anyhow!(
-                    "'{text}' is neither a board string ({board_err}) nor a transcript ({moves_err})"
-                )
-            }),
-    }
-}
 
 /// A position under `variant`: a board string, or a transcript from the
 /// variant's start.
@@ -65,14 +51,9 @@ fn run_perft(
     threads: Option<usize>,
     variant: Variant,
 ) -> Result<()> {
-    let pos = match (&position, variant) {
-        (_, Variant::Othello) => None,
-        (Some(text), _) => Some(parse_variant_position(text, variant)?),
-        (None, _) => Some(variant.start()),
-    };
-    let othello = match (&pos, &position) {
-        (None, Some(text)) => parse_position(text)?,
-        _ => Position::START,
+    let pos = match &position {
+        Some(text) => parse_variant_position(text, variant)?,
+        None => variant.start(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
@@ -80,10 +61,7 @@ fn run_perft(
         .context("cannot start the worker threads")?;
     for d in 1..=depth {
         let t = Instant::now();
-        let n = pool.install(|| match &pos {
-            None => perft::perft_parallel(othello.board, d),
-            Some(p) => variant::perft::perft_parallel(variant, p.state(), d),
-        });
+        let n = pool.install(|| variant::perft::perft_position(&pos, d));
         let s = t.elapsed().as_secs_f64();
         say!("{d} {n} {s:.3} {:.0}", n as f64 / s.max(1e-9));
     }

@@ -3,12 +3,13 @@
 //! of every variant; perft; exact solves of random endgames against plain
 //! minimax over the reference; rule cases; and self-play games that finish.
 
+use mollett::board::movegen::Dispatch;
 use mollett::board::{Color, IllegalMove, Move, Position, Square};
 use mollett::rng::Rng;
 use mollett::search::endgame::Solver;
 use mollett::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search_under};
 use mollett::tt::TranspositionTable;
-use mollett::variant::perft::perft;
+use mollett::variant::perft::perft_position;
 use mollett::variant::rules::{Anti, Othello, Reversi, Rules};
 use mollett::variant::{State, Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
@@ -238,7 +239,7 @@ fn fast_rules_agree_with_the_reference_on_random_games() {
             let end = game.last().unwrap();
             let p = end.to_position();
             assert!(p.is_game_over() && p.legal_moves().is_empty());
-            assert_eq!(p.state().final_score(variant), end.score());
+            assert_eq!(p.final_score(), end.score());
         }
     }
     assert!(
@@ -278,7 +279,7 @@ fn perft_agrees_with_the_reference() {
         for depth in 0..=6 {
             let want = reference_perft(&r, depth);
             assert_eq!(
-                perft(variant, r.to_position().state(), depth),
+                perft_position(&r.to_position(), depth),
                 want,
                 "{variant} {depth}"
             );
@@ -291,11 +292,7 @@ fn perft_agrees_with_the_reference() {
             let game = random_game(variant, &mut rng);
             let r = &game[(game.len() - 1).min(30 + rng.below(30) as usize)];
             let want = reference_perft(r, 4);
-            assert_eq!(
-                perft(variant, r.to_position().state(), 4),
-                want,
-                "{variant}"
-            );
+            assert_eq!(perft_position(&r.to_position(), 4), want, "{variant}");
         }
     }
 }
@@ -399,16 +396,15 @@ fn reversi_rule_cases() {
         board: out.position.board,
         left: [0, 60],
     };
-    assert_eq!(state.moves(Variant::Reversi), 0);
-    assert_ne!(state.pass().moves(Variant::Reversi), 0);
+    assert_eq!(Reversi::moves(Dispatch, &state), 0);
+    assert_ne!(Reversi::moves(Dispatch, &state.pass()), 0);
     assert_eq!(out.legal_moves(), vec![Move::Pass]);
     assert_eq!(out.play(mv("c3")), Err(IllegalMove::NoDiscsLeft));
     // Both stuck: the game ends with empties on the board.
-    let stuck = State {
-        board: out.position.board,
-        left: [0, 0],
-    };
-    assert!(stuck.is_game_over(Variant::Reversi));
+    let mut stuck = out;
+    stuck.discs_left = [0, 0];
+    assert!(stuck.is_game_over() && stuck.legal_moves().is_empty());
+    assert_eq!(stuck.play(Move::Pass), Err(IllegalMove::GameOver));
 }
 
 #[test]

@@ -168,7 +168,7 @@ pub fn analyze(
         let mut best_eval = to_discs(best.score);
         let child = positions[i + 1];
         let (played_eval, played_exact) = if child.is_game_over() {
-            (f64::from(-child.state().final_score(child.variant)), true)
+            (f64::from(-child.final_score()), true)
         } else if played == best_move {
             (best_eval, best_exact)
         } else {

@@ -24,7 +24,9 @@ pub mod perft;
 pub mod rules;
 
 use crate::board::bitboard::Squares;
+use crate::board::movegen::Dispatch;
 use crate::board::{Board, Color, IllegalMove, Move, Position, Square};
+use rules::{Rules, with_rules};
 use std::fmt;
 use std::str::FromStr;
 
@@ -141,35 +143,11 @@ pub struct State {
 }
 
 impl State {
-    /// Whether the first four (centre, flipless) placements are still to come.
+    /// Whether historical Reversi's first four (centre, flipless) placements
+    /// are still to come (meaningful under Reversi's rules only).
     #[inline]
-    pub fn in_opening(&self, variant: Variant) -> bool {
-        variant == Variant::Reversi && (self.board.player | self.board.opponent).count_ones() < 4
-    }
-
-    /// The legal moves of the side to move.
-    #[inline]
-    pub fn moves(&self, variant: Variant) -> u64 {
-        if variant != Variant::Reversi {
-            return self.board.moves();
-        }
-        if self.left[0] == 0 {
-            0
-        } else if self.in_opening(variant) {
-            CENTRE & self.board.empty()
-        } else {
-            self.board.moves()
-        }
-    }
-
-    /// The discs `sq` turns (none in Reversi's opening placements).
-    #[inline]
-    pub fn flips(&self, variant: Variant, sq: u8) -> u64 {
-        if self.in_opening(variant) {
-            0
-        } else {
-            self.board.flips(sq)
-        }
+    pub fn in_opening(&self) -> bool {
+        (self.board.player | self.board.opponent).count_ones() < 4
     }
 
     /// The state after the mover places on `sq` turning `flips`; no legality check.
@@ -191,20 +169,6 @@ impl State {
         State {
             board: self.board.pass(),
             left: [self.left[1], self.left[0]],
-        }
-    }
-
-    /// Whether neither side can move.
-    pub fn is_game_over(&self, variant: Variant) -> bool {
-        self.moves(variant) == 0 && self.pass().moves(variant) == 0
-    }
-
-    /// The final score of a finished game for the side to move.
-    #[inline]
-    pub fn final_score(&self, variant: Variant) -> i32 {
-        match variant {
-            Variant::Anti => -self.board.disc_difference(),
-            _ => self.board.final_score(),
         }
     }
 }
@@ -273,14 +237,30 @@ impl VariantPosition {
         }
     }
 
+    /// The position of `state` (side-relative) with `side` to move: the
+    /// inverse of [`state`](Self::state).
+    fn from_state(variant: Variant, side: Color, state: State) -> VariantPosition {
+        let [mover, other] = state.left;
+        VariantPosition {
+            variant,
+            position: Position {
+                board: state.board,
+                side,
+            },
+            discs_left: match side {
+                Color::Black => [mover, other],
+                Color::White => [other, mover],
+            },
+        }
+    }
+
     /// The moves of the side to move as a list, `[Pass]` when it must pass,
     /// empty when the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let s = self.state();
-        let m = s.moves(self.variant);
+        let m = self.moves();
         if m != 0 {
             Squares(m).filter_map(Square::new).map(Move::Play).collect()
-        } else if s.is_game_over(self.variant) {
+        } else if self.is_game_over() {
             Vec::new()
         } else {
             vec![Move::Pass]
@@ -289,12 +269,12 @@ impl VariantPosition {
 
     /// Whether neither side can move.
     pub fn is_game_over(&self) -> bool {
-        self.state().is_game_over(self.variant)
+        with_rules!(self.variant, R => game_over::<R>(&R::position(self)))
     }
 
     /// The legal moves of the side to move as a bitboard.
     pub fn moves(&self) -> u64 {
-        self.state().moves(self.variant)
+        with_rules!(self.variant, R => R::moves(Dispatch, &R::position(self)))
     }
 
     /// Whether the side to move has no move but the opponent has one.
@@ -302,48 +282,56 @@ impl VariantPosition {
         self.moves() == 0 && !self.is_game_over()
     }
 
-    /// The position after `mv`, or why it is illegal.
+    /// The position after `mv`, or why it is illegal (any move in a finished
+    /// game is [`IllegalMove::GameOver`]).
     pub fn play(&self, mv: Move) -> Result<VariantPosition, IllegalMove> {
-        let s = self.state();
-        let moves = s.moves(self.variant);
+        with_rules!(self.variant, R => self.play_under::<R>(mv))
+    }
+
+    /// [`play`](Self::play) under the rules `R` (this position's).
+    fn play_under<R: Rules>(&self, mv: Move) -> Result<VariantPosition, IllegalMove> {
+        let p = R::position(self);
+        if game_over::<R>(&p) {
+            return Err(IllegalMove::GameOver);
+        }
+        let moves = R::moves(Dispatch, &p);
         let next = match mv {
             Move::Pass if moves != 0 => return Err(IllegalMove::PassWithMoves),
-            Move::Pass if s.is_game_over(self.variant) => return Err(IllegalMove::GameOver),
-            Move::Pass => s.pass(),
+            Move::Pass => R::pass(&p),
             Move::Play(sq) if moves & sq.bit() != 0 => {
-                s.make(sq.index(), s.flips(self.variant, sq.index()))
+                R::make(&p, sq.index(), R::flips(Dispatch, &p, sq.index()))
             }
-            Move::Play(sq) if s.board.empty() & sq.bit() == 0 => {
+            Move::Play(sq) if R::board(&p).empty() & sq.bit() == 0 => {
                 return Err(IllegalMove::Occupied(sq));
             }
-            Move::Play(_) if s.is_game_over(self.variant) => return Err(IllegalMove::GameOver),
-            Move::Play(sq) if s.in_opening(self.variant) => return Err(IllegalMove::OffCentre(sq)),
-            Move::Play(_) if s.left[0] == 0 => return Err(IllegalMove::NoDiscsLeft),
-            Move::Play(sq) => return Err(IllegalMove::NoFlips(sq)),
+            Move::Play(sq) => return Err(R::refusal(&p, sq)),
         };
         let side = self.position.side.opposite();
-        let discs_left = match side {
-            Color::Black => next.left,
-            Color::White => [next.left[1], next.left[0]],
-        };
-        Ok(VariantPosition {
-            variant: self.variant,
-            position: Position {
-                board: next.board,
-                side,
-            },
-            discs_left,
-        })
+        Ok(VariantPosition::from_state(
+            self.variant,
+            side,
+            R::state(&next),
+        ))
+    }
+
+    /// The final score of a finished game for the side to move.
+    pub fn final_score(&self) -> i32 {
+        with_rules!(self.variant, R => R::final_score(&R::position(self)))
     }
 
     /// The final score from Black's point of view.
     pub fn final_score_black(&self) -> i32 {
-        let s = self.state().final_score(self.variant);
+        let s = self.final_score();
         match self.position.side {
             Color::Black => s,
             Color::White => -s,
         }
     }
+}
+
+/// Whether neither side can move in `p` under the rules `R`.
+fn game_over<R: Rules>(p: &R::Pos) -> bool {
+    R::moves(Dispatch, p) == 0 && R::moves(Dispatch, &R::pass(p)) == 0
 }
 
 #[cfg(test)]

@@ -10,14 +10,36 @@
 //!   fast path with its own count, and its own solver ordering.
 
 use super::{CENTRE, State, UNLIMITED, Variant, VariantPosition};
-use crate::board::Board;
 use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
+use crate::board::{Board, IllegalMove, Square};
 use crate::eval::features::Features;
 use crate::eval::{EvalKind, evaluate, evaluate_mobility_with, score_anti};
 use crate::search::last_empties::solve;
 use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
 use std::fmt::Debug;
+
+/// Runs `$body` with `$R` naming the rule set of the variant `$v`: the one
+/// place a variant known at run time becomes a type.
+macro_rules! with_rules {
+    ($v:expr, $R:ident => $body:expr) => {
+        match $v {
+            $crate::variant::Variant::Othello => {
+                type $R = $crate::variant::rules::Othello;
+                $body
+            }
+            $crate::variant::Variant::Reversi => {
+                type $R = $crate::variant::rules::Reversi;
+                $body
+            }
+            $crate::variant::Variant::Anti => {
+                type $R = $crate::variant::rules::Anti;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_rules;
 
 /// A rule set: the position type, its moves, a move, a pass, the final score,
 /// the table key, a bound from stable discs, and the evaluation.
@@ -28,11 +50,26 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     /// The variant this rule set plays.
     const VARIANT: Variant;
 
+    /// Whether the moves are Othello's on [`Rules::board`] alone (no discs
+    /// left to count, no special opening), so that Othello's specialised move
+    /// counting (`crate::perft`) counts them too.
+    const OTHELLO_MOVES: bool = false;
+
     /// The position of `pos` (which must be of this variant).
     fn position(pos: &VariantPosition) -> Self::Pos;
 
     /// The discs, side-relative.
     fn board(p: &Self::Pos) -> &Board;
+
+    /// The discs and the discs left to place, side-relative (the inverse of
+    /// [`Rules::position`], but for the colour to move).
+    fn state(p: &Self::Pos) -> State;
+
+    /// Why the move to the empty square `sq`, which is not among the moves of
+    /// `p`, is illegal.
+    fn refusal(_p: &Self::Pos, sq: Square) -> IllegalMove {
+        IllegalMove::NoFlips(sq)
+    }
 
     /// The legal moves of the side to move, with the move generator `k`.
     fn moves<K: Kernel>(k: K, p: &Self::Pos) -> u64;
@@ -123,6 +160,7 @@ const ANTI_SALT: u64 = 0xd6e8_feb8_6659_fd93;
 impl Rules for Othello {
     type Pos = Board;
     const VARIANT: Variant = Variant::Othello;
+    const OTHELLO_MOVES: bool = true;
     const LAST_EMPTIES: LastEmpties = LastEmpties::Othello;
 
     fn position(pos: &VariantPosition) -> Board {
@@ -131,6 +169,12 @@ impl Rules for Othello {
     #[inline(always)]
     fn board(p: &Board) -> &Board {
         p
+    }
+    fn state(p: &Board) -> State {
+        State {
+            board: *p,
+            left: [UNLIMITED; 2],
+        }
     }
     #[inline(always)]
     fn moves<K: Kernel>(k: K, p: &Board) -> u64 {
@@ -175,6 +219,7 @@ impl Rules for Othello {
 impl Rules for Anti {
     type Pos = Board;
     const VARIANT: Variant = Variant::Anti;
+    const OTHELLO_MOVES: bool = true;
     const SOLVER_ORDER: SolverOrder = ANTI_SOLVER_ORDER;
     const LAST_EMPTIES: LastEmpties = LastEmpties::Anti;
 
@@ -184,6 +229,12 @@ impl Rules for Anti {
     #[inline(always)]
     fn board(p: &Board) -> &Board {
         p
+    }
+    fn state(p: &Board) -> State {
+        State {
+            board: *p,
+            left: [UNLIMITED; 2],
+        }
     }
     #[inline(always)]
     fn moves<K: Kernel>(k: K, p: &Board) -> u64 {
@@ -237,11 +288,23 @@ impl Rules for Reversi {
     fn board(p: &State) -> &Board {
         &p.board
     }
+    fn state(p: &State) -> State {
+        *p
+    }
+    fn refusal(p: &State, sq: Square) -> IllegalMove {
+        if p.in_opening() {
+            IllegalMove::OffCentre(sq)
+        } else if p.left[0] == 0 {
+            IllegalMove::NoDiscsLeft
+        } else {
+            IllegalMove::NoFlips(sq)
+        }
+    }
     #[inline(always)]
     fn moves<K: Kernel>(k: K, p: &State) -> u64 {
         if p.left[0] == 0 {
             0
-        } else if p.in_opening(Variant::Reversi) {
+        } else if p.in_opening() {
             CENTRE & p.board.empty()
         } else {
             k.moves(p.board.player, p.board.opponent)
@@ -249,7 +312,7 @@ impl Rules for Reversi {
     }
     #[inline(always)]
     fn flips<K: Kernel>(k: K, p: &State, sq: u8) -> u64 {
-        if p.in_opening(Variant::Reversi) {
+        if p.in_opening() {
             0
         } else {
             k.flips(sq, p.board.player, p.board.opponent)
@@ -284,7 +347,7 @@ impl Rules for Reversi {
     #[inline(always)]
     fn evaluate(kind: EvalKind, p: &State) -> i32 {
         // Nothing to judge in the four flipless placements.
-        if p.in_opening(Variant::Reversi) {
+        if p.in_opening() {
             0
         } else {
             evaluate(kind, &p.board)
