@@ -14,8 +14,8 @@ use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
 use crate::tt::TranspositionTable;
-use crate::variant::rules::{Anti, Othello, Reversi, Rules};
-use crate::variant::{Variant, VariantPosition};
+use crate::variant::rules::{Rules, with_rules};
+use crate::variant::VariantPosition;
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -80,21 +80,13 @@ fn execute(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     if w.panic {
         panic!("injected fault: the fault-injection hook was armed");
     }
-    match w.game.variant {
-        Variant::Othello => execute_under::<Othello>(w, answered),
-        Variant::Reversi => execute_under::<Reversi>(w, answered),
-        Variant::Anti => execute_under::<Anti>(w, answered),
-    }
+    with_rules!(w.game.variant, R => execute_under::<R>(w, answered))
 }
 
 /// The static evaluation of the game's position (see [`super::Engine::evaluate`]).
 pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
     let pos = game.variant_position();
-    match pos.variant {
-        Variant::Othello => evaluate_under::<Othello>(&pos, settings),
-        Variant::Reversi => evaluate_under::<Reversi>(&pos, settings),
-        Variant::Anti => evaluate_under::<Anti>(&pos, settings),
-    }
+    with_rules!(pos.variant, R => evaluate_under::<R>(&pos, settings))
 }
 
 fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
