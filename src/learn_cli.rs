@@ -4,8 +4,10 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
+use mollett::eval::wfile::RulesTag;
 use mollett::learn::datagen::{DatagenRequest, Shard};
 use mollett::learn::train::{TrainRequest, train_files};
+use mollett::variant::Variant;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -25,6 +27,11 @@ pub struct DatagenArgs {
     /// The job's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The rules the games are played and scored under: othello, or anti
+    /// (Anti-Reversi, the fewer discs win; its lines end in `anti`). Historical
+    /// Reversi shares Othello's weights and has no data of its own.
+    #[arg(long, default_value = "othello", value_parser = parse_rules)]
+    pub variant: RulesTag,
     /// Openings to start from, one transcript per line (as the XOT lists), used in
     /// turn; default: the start position.
     #[arg(long, value_name = "FILE")]
@@ -51,6 +58,17 @@ pub struct DatagenArgs {
     /// depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+}
+
+/// Parses a variant that has weights of its own: othello or anti.
+fn parse_rules(s: &str) -> Result<RulesTag, String> {
+    match s.parse::<Variant>().map_err(|e| e.to_string())? {
+        Variant::Othello => Ok(RulesTag::Othello),
+        Variant::Anti => Ok(RulesTag::Anti),
+        Variant::Reversi => {
+            Err("historical Reversi shares Othello's weights: generate or fit othello data".into())
+        }
+    }
 }
 
 /// Parses `A..B` with `A` ≤ `B` ≤ 60.
@@ -87,6 +105,7 @@ pub fn run_datagen(args: DatagenArgs) -> Result<()> {
         None => Vec::new(),
     };
     let req = DatagenRequest {
+        rules: args.variant,
         seed: args.seed,
         openings,
         random_moves: args.random_moves,
@@ -132,6 +151,10 @@ pub struct TrainArgs {
     /// Seed of the held-out split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The rules the weights are for (othello or anti): every position of the
+    /// files must be of them, and the weights file is tagged with them.
+    #[arg(long, default_value = "othello", value_parser = parse_rules)]
+    pub variant: RulesTag,
     /// Share of the positions held out to measure the fit, in percent.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
     pub holdout: u32,
@@ -150,6 +173,7 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
         bail!("--iterations must be at least 1");
     }
     let req = TrainRequest {
+        rules: args.variant,
         seed: args.seed,
         holdout_percent: args.holdout,
         iterations: args.iterations,

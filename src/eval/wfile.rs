@@ -30,13 +30,23 @@ pub const VERSION: u32 = 1;
 /// The Othello weights the engine ships (see the README for how they were made).
 pub const EMBEDDED: &[u8] = include_bytes!("../../weights/othello.mlw");
 
-/// Which rules a weights file was fitted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which rules a weights file was fitted for (and training data was played under).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RulesTag {
     /// Othello (historical Reversi shares it).
     Othello,
     /// Anti-Reversi.
     Anti,
+}
+
+impl RulesTag {
+    /// The variant's name, as on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RulesTag::Othello => "othello",
+            RulesTag::Anti => "anti",
+        }
+    }
 }
 
 /// A parsed weights file.

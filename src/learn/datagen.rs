@@ -13,14 +13,21 @@
 //! [`DatagenRequest::exact_empties`] empties on, every move is an exact solve:
 //! those positions get their true value as label ([`LabelKind::Exact`]); earlier
 //! ones get the game's final result ([`LabelKind::Game`]).
+//!
+//! Under Anti-Reversi ([`RulesTag::Anti`]) the games are the same kind of
+//! self-play with that variant's search and scoring (the fewer discs win), and
+//! the labels are Anti-Reversi margins: the data for the Anti-Reversi weights.
 
 use super::sample::{LabelKind, Sample};
+use crate::board::Board;
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
+use crate::eval::wfile::RulesTag;
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::search::{Limits, SearchRequest, search};
+use crate::search::{Limits, SearchRequest, SearchResult, search_under};
 use crate::tt::{TranspositionTable, TtError};
+use crate::variant::rules::{Anti, Othello, Rules};
 use std::sync::atomic::AtomicBool;
 
 /// Which games of a job one process plays: those with `index % count == index`.
@@ -71,6 +78,8 @@ impl std::str::FromStr for Shard {
 /// How to play and label the games of a job.
 #[derive(Clone, Debug)]
 pub struct DatagenRequest {
+    /// The rules the games are played and scored under.
+    pub rules: RulesTag,
     /// The job's seed: game `g` plays from a seed mixed from it and `g`.
     pub seed: u64,
     /// Openings to start from, game `g` from `openings[g % len]`; empty: the start.
@@ -94,7 +103,49 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     Rng::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
 }
 
-/// Plays game `game` of the job and returns its labelled positions, in order
+/// The search of `board` under the rules `R` with `req`'s settings.
+fn search_as<R: Rules<Pos = Board>>(
+    req: &DatagenRequest,
+    board: Board,
+    seed: u64,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+) -> SearchResult {
+    let sreq = SearchRequest::<R> {
+        board,
+        limits: Limits {
+            depth: req.depth,
+            exact_empties: req.exact_empties,
+            wld_empties: req.exact_empties,
+            selectivity: crate::search::Selectivity::FULL,
+        },
+        eval: req.eval,
+        seed,
+        find_ties: false,
+        threads: 1,
+        time: None,
+        contempt: 0,
+    };
+    search_under(&sreq, tt, stop, &mut |_| {})
+}
+
+/// The final margin of a finished game for Black under `rules`, in discs.
+pub fn final_margin_black(pos: &Position, rules: RulesTag) -> i32 {
+    match rules {
+        RulesTag::Othello => pos.final_score_black(),
+        RulesTag::Anti => {
+            // The fewer discs win; empties count for nobody.
+            let black = match pos.side {
+                crate::Color::Black => pos.board.disc_difference(),
+                crate::Color::White => -pos.board.disc_difference(),
+            };
+            -black
+        }
+    }
+}
+
+/// Plays game `game` of the job and returns its labelled positions (of the
+/// job's rules), in order
 /// (passes and the finished position are left out: there is nothing to choose).
 pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError> {
     let tt = TranspositionTable::new(req.hash_mb)?;
@@ -123,23 +174,10 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
             let sq = rng.pick_bit(board.moves());
             (Move::Play(crate::Square::new(sq).expect("a square")), None)
         } else {
-            let limits = Limits {
-                depth: req.depth,
-                exact_empties: req.exact_empties,
-                wld_empties: req.exact_empties,
-                selectivity: crate::search::Selectivity::FULL,
+            let r = match req.rules {
+                RulesTag::Othello => search_as::<Othello>(req, board, seed, &tt, &stop),
+                RulesTag::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
             };
-            let sreq = SearchRequest {
-                board,
-                limits,
-                eval: req.eval,
-                seed,
-                find_ties: false,
-                threads: 1,
-                time: None,
-                contempt: 0,
-            };
-            let r = search(&sreq, &tt, &stop, &mut |_| {});
             let mv = r.best.expect("a position with moves has a best move");
             (mv, exact.then_some(r.score / crate::eval::DISC))
         };
@@ -148,7 +186,7 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
             .play(mv)
             .expect("the search and the draw play legal moves");
     }
-    let black_final = pos.final_score_black();
+    let black_final = final_margin_black(&pos, req.rules);
     Ok(seen
         .into_iter()
         .map(|(position, exact)| {
@@ -176,6 +214,7 @@ mod tests {
 
     fn request() -> DatagenRequest {
         DatagenRequest {
+            rules: RulesTag::Othello,
             seed: 7,
             openings: Vec::new(),
             random_moves: (2, 6),
@@ -199,24 +238,61 @@ mod tests {
         assert!("x".parse::<Shard>().is_err());
     }
 
+    /// The exact Anti-Reversi value of `b` by plain minimax (few empties only).
+    fn anti_minimax(b: &Board) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            let p = b.pass();
+            return if p.moves() == 0 {
+                -b.disc_difference()
+            } else {
+                -anti_minimax(&p)
+            };
+        }
+        (0..64u8)
+            .filter(|&sq| moves >> sq & 1 == 1)
+            .map(|sq| -anti_minimax(&b.make(sq, b.flips(sq))))
+            .max()
+            .expect("a move")
+    }
+
     #[test]
     fn a_game_replays_and_its_exact_labels_are_true() {
-        let req = request();
-        let a = play_game(&req, 3).unwrap();
-        assert_eq!(a, play_game(&req, 3).unwrap());
-        assert_ne!(a, play_game(&req, 4).unwrap());
-        let exact: Vec<_> = a.iter().filter(|s| s.kind == LabelKind::Exact).collect();
-        assert!(!exact.is_empty());
-        for s in exact {
-            assert!(s.position.board.empties() <= req.exact_empties);
-            // A perfect line keeps the value: every exact label is the game's result
-            // for that side.
-            let last = a.last().unwrap();
-            let same_side = s.position.side == last.position.side;
-            assert_eq!(s.label, if same_side { last.label } else { -last.label });
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest { rules, ..request() };
+            let a = play_game(&req, 3).unwrap();
+            assert_eq!(a, play_game(&req, 3).unwrap());
+            assert_ne!(a, play_game(&req, 4).unwrap());
+            let exact: Vec<_> = a.iter().filter(|s| s.kind == LabelKind::Exact).collect();
+            assert!(!exact.is_empty());
+            for s in exact {
+                assert!(s.position.board.empties() <= req.exact_empties);
+                // A perfect line keeps the value: every exact label is the game's
+                // result for that side.
+                let last = a.last().unwrap();
+                let same_side = s.position.side == last.position.side;
+                assert_eq!(s.label, if same_side { last.label } else { -last.label });
+                if rules == RulesTag::Anti && s.position.board.empties() <= 7 {
+                    assert_eq!(s.label, anti_minimax(&s.position.board), "{s:?}");
+                }
+            }
+            for s in a.iter().filter(|s| s.kind == LabelKind::Game) {
+                assert!(s.position.board.empties() > req.exact_empties);
+            }
         }
-        for s in a.iter().filter(|s| s.kind == LabelKind::Game) {
-            assert!(s.position.board.empties() > req.exact_empties);
-        }
+        // The two rule sets play different games from the same seed.
+        let othello = play_game(&request(), 3).unwrap();
+        let anti = play_game(
+            &DatagenRequest {
+                rules: RulesTag::Anti,
+                ..request()
+            },
+            3,
+        )
+        .unwrap();
+        assert_ne!(
+            othello.iter().map(|s| s.position).collect::<Vec<_>>(),
+            anti.iter().map(|s| s.position).collect::<Vec<_>>()
+        );
     }
 }

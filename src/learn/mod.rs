@@ -8,6 +8,7 @@ pub mod probcut;
 pub mod sample;
 pub mod train;
 
+use crate::eval::wfile::RulesTag;
 use datagen::{DatagenRequest, Shard, play_game};
 use rayon::prelude::*;
 use std::fs::{File, OpenOptions};
@@ -30,8 +31,10 @@ pub struct ResumePoint {
 /// Reads a shard's existing output: the games it holds in order. The last game
 /// in the file may have been cut short by an interrupt (a kill between the lines
 /// of one write), so it is dropped and played again; a line that does not parse
-/// is an error (the file is not this command's, or is damaged), never skipped.
-pub fn resume_point(path: &Path, shard: Shard) -> anyhow::Result<ResumePoint> {
+/// is an error (the file is not this command's, or is damaged), never skipped,
+/// and so is a line of other rules than `rules` (an Othello file is never
+/// continued with Anti-Reversi games, nor the other way round).
+pub fn resume_point(path: &Path, shard: Shard, rules: RulesTag) -> anyhow::Result<ResumePoint> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -53,12 +56,21 @@ pub fn resume_point(path: &Path, shard: Shard) -> anyhow::Result<ResumePoint> {
         if n == 0 || !line.ends_with('\n') {
             break; // the end, or a torn last line
         }
-        let s = sample::parse_sample(line.trim_end()).map_err(|e| {
+        let parsed = sample::parse_line(line.trim_end()).map_err(|e| {
             anyhow::anyhow!(
                 "{}: byte {offset}: {e} (not a datagen file?)",
                 path.display()
             )
         })?;
+        if parsed.rules != rules {
+            anyhow::bail!(
+                "{}: byte {offset}: a position of {} data, and this job plays {}",
+                path.display(),
+                parsed.rules.name(),
+                rules.name()
+            );
+        }
+        let s = parsed.sample;
         if last_game != Some(s.game) {
             if s.game != shard.game(games) {
                 anyhow::bail!(
@@ -100,7 +112,7 @@ pub fn run_datagen(
     progress: &mut dyn FnMut(u64, u64),
 ) -> anyhow::Result<u64> {
     let total = shard.len(games);
-    let start = resume_point(out, shard)?;
+    let start = resume_point(out, shard, req.rules)?;
     let mut file = OpenOptions::new()
         .create(true)
         .write(true)
@@ -122,8 +134,12 @@ pub fn run_datagen(
             .collect::<Result<_, _>>()?;
         for samples in played {
             let mut text = String::new();
-            for s in samples {
-                text.push_str(&s.to_string());
+            for sample in samples {
+                let line = sample::Line {
+                    sample,
+                    rules: req.rules,
+                };
+                text.push_str(&line.to_string());
                 text.push('\n');
             }
             // One write per game, flushed: an interrupt loses at most the game
@@ -145,6 +161,7 @@ mod tests {
 
     fn request() -> DatagenRequest {
         DatagenRequest {
+            rules: RulesTag::Othello,
             seed: 11,
             openings: Vec::new(),
             random_moves: (4, 8),
@@ -158,32 +175,53 @@ mod tests {
 
     #[test]
     fn an_interrupted_file_is_continued_to_the_same_contents() {
-        let dir = std::env::temp_dir().join(format!("mollett-datagen-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (whole, cut) = (dir.join("whole.txt"), dir.join("cut.txt"));
-        let shard: Shard = "1/2".parse().unwrap();
-        run_datagen(&request(), 7, shard, &whole, &mut |_, _| {}).unwrap();
-        let text = std::fs::read_to_string(&whole).unwrap();
-        // Cut the file in the middle of a line of the third game.
-        let third = text.lines().position(|l| l.ends_with(" 5")).unwrap();
-        let cut_at: usize = text
-            .lines()
-            .take(third + 1)
-            .map(|l| l.len() + 1)
-            .sum::<usize>()
-            - 9;
-        std::fs::write(&cut, &text[..cut_at]).unwrap();
-        // Games 1 and 3 are whole, 5 is torn; the last whole one is played again
-        // too (a kill may fall between two lines of one write).
-        let p = resume_point(&cut, shard).unwrap();
-        assert_eq!(p.games_done, 1);
-        let played = run_datagen(&request(), 7, shard, &cut, &mut |_, _| {}).unwrap();
-        assert_eq!(played, 2);
-        assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
-        // A finished file has nothing left to play but its last game again.
-        assert_eq!(resume_point(&whole, shard).unwrap().games_done, 2);
-        // Another shard's file is refused.
-        assert!(resume_point(&whole, Shard::ALL).is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest { rules, ..request() };
+            let dir = std::env::temp_dir().join(format!(
+                "mollett-datagen-{}-{}",
+                std::process::id(),
+                rules.name()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let (whole, cut) = (dir.join("whole.txt"), dir.join("cut.txt"));
+            let shard: Shard = "1/2".parse().unwrap();
+            run_datagen(&req, 7, shard, &whole, &mut |_, _| {}).unwrap();
+            let text = std::fs::read_to_string(&whole).unwrap();
+            // Cut the file in the middle of a line of the third game.
+            let game_5 = |l: &str| l.ends_with(" 5") || l.ends_with(" 5 anti");
+            let third = text.lines().position(game_5).unwrap();
+            let cut_at: usize = text
+                .lines()
+                .take(third + 1)
+                .map(|l| l.len() + 1)
+                .sum::<usize>()
+                - 9;
+            std::fs::write(&cut, &text[..cut_at]).unwrap();
+            // Games 1 and 3 are whole, 5 is torn; the last whole one is played
+            // again too (a kill may fall between two lines of one write).
+            let p = resume_point(&cut, shard, rules).unwrap();
+            assert_eq!(p.games_done, 1);
+            let played = run_datagen(&req, 7, shard, &cut, &mut |_, _| {}).unwrap();
+            assert_eq!(played, 2);
+            assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
+            // A finished file has nothing left to play but its last game again.
+            assert_eq!(resume_point(&whole, shard, rules).unwrap().games_done, 2);
+            // Another shard's file is refused.
+            assert!(resume_point(&whole, Shard::ALL, rules).is_err());
+            // So is a file of the other rules, and it is left as it was.
+            let other = match rules {
+                RulesTag::Othello => RulesTag::Anti,
+                RulesTag::Anti => RulesTag::Othello,
+            };
+            let e = resume_point(&whole, shard, other).unwrap_err().to_string();
+            assert!(e.contains("data, and this job plays"), "{e}");
+            let other_req = DatagenRequest {
+                rules: other,
+                ..request()
+            };
+            assert!(run_datagen(&other_req, 7, shard, &whole, &mut |_, _| {}).is_err());
+            assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 }

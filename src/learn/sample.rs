@@ -9,8 +9,18 @@
 //! difference for the side to move, in whole discs, empties to the winner), how
 //! the label was found ([`LabelKind`]) and the number of the game the position
 //! comes from (game numbers are global over every shard, so shards concatenate).
+//!
+//! A position of an Anti-Reversi game has a sixth field, `anti`, and its label is
+//! the Anti-Reversi margin for the side to move: the opponent's discs minus its
+//! own at the end (empties count for nobody). Othello lines have no sixth field,
+//! so that the two kinds can never be mistaken for one another.
+//!
+//! ```text
+//! ---------------------------OX------XO--------------------------- X -2 exact 9 anti
+//! ```
 
 use crate::board::{Board, Position};
+use crate::eval::wfile::RulesTag;
 use crate::format::{parse_board_prefix, write_board_string};
 use std::fmt;
 
@@ -55,6 +65,7 @@ impl Sample {
 }
 
 impl fmt::Display for Sample {
+    /// The sample as an Othello line (no rules field).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -67,8 +78,27 @@ impl fmt::Display for Sample {
     }
 }
 
+/// One line of the format: a sample and the rules its game was played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The labelled position.
+    pub sample: Sample,
+    /// The rules the game was played and scored under.
+    pub rules: RulesTag,
+}
+
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.sample)?;
+        match self.rules {
+            RulesTag::Othello => Ok(()),
+            RulesTag::Anti => f.write_str(" anti"),
+        }
+    }
+}
+
 /// Reads one line of the format; the message says what is wrong.
-pub fn parse_sample(line: &str) -> Result<Sample, String> {
+pub fn parse_line(line: &str) -> Result<Line, String> {
     let (position, used) = parse_board_prefix(line).map_err(|e| e.to_string())?;
     let mut fields = line[used..].split_ascii_whitespace();
     let mut next = |what: &str| {
@@ -91,14 +121,26 @@ pub fn parse_sample(line: &str) -> Result<Sample, String> {
     let game = game_text
         .parse()
         .map_err(|_| format!("'{game_text}' is not a game number"))?;
+    let rules = match fields.next() {
+        None => RulesTag::Othello,
+        Some("anti") => RulesTag::Anti,
+        Some(extra) => {
+            return Err(format!(
+                "unexpected '{extra}' after the game number (only 'anti' may follow)"
+            ));
+        }
+    };
     if let Some(extra) = fields.next() {
-        return Err(format!("unexpected '{extra}' after the game number"));
+        return Err(format!("unexpected '{extra}' after the rules"));
     }
-    Ok(Sample {
-        position,
-        label,
-        kind,
-        game,
+    Ok(Line {
+        sample: Sample {
+            position,
+            label,
+            kind,
+            game,
+        },
+        rules,
     })
 }
 
@@ -114,21 +156,35 @@ mod tests {
             kind: LabelKind::Exact,
             game: 123,
         };
-        let line = s.to_string();
+        let line = Line {
+            sample: s,
+            rules: RulesTag::Othello,
+        };
+        let text = line.to_string();
         assert_eq!(
-            line,
+            text,
             "---------------------------OX------XO--------------------------- X -4 exact 123"
         );
-        assert_eq!(parse_sample(&line), Ok(s));
+        assert_eq!(text, s.to_string());
+        assert_eq!(parse_line(&text), Ok(line));
+        let anti = Line {
+            rules: RulesTag::Anti,
+            ..line
+        };
+        let text = anti.to_string();
+        assert!(text.ends_with(" -4 exact 123 anti"), "{text}");
+        assert_eq!(parse_line(&text), Ok(anti));
     }
 
     #[test]
     fn bad_lines_say_what_is_wrong() {
         let board = "---------------------------OX------XO--------------------------- X";
-        assert!(parse_sample(&format!("{board} 99 game 1")).is_err());
-        assert!(parse_sample(&format!("{board} 2 guess 1")).is_err());
-        assert!(parse_sample(&format!("{board} 2 game")).is_err());
-        assert!(parse_sample(&format!("{board} 2 game 1 x")).is_err());
-        assert!(parse_sample("X 2 game 1").is_err());
+        assert!(parse_line(&format!("{board} 99 game 1")).is_err());
+        assert!(parse_line(&format!("{board} 2 guess 1")).is_err());
+        assert!(parse_line(&format!("{board} 2 game")).is_err());
+        assert!(parse_line(&format!("{board} 2 game 1 x")).is_err());
+        assert!(parse_line(&format!("{board} 2 game 1 anti x")).is_err());
+        assert!(parse_line(&format!("{board} 2 game 1 othello")).is_err());
+        assert!(parse_line("X 2 game 1").is_err());
     }
 }

@@ -14,7 +14,7 @@
 //! bit. A share of the positions, chosen by a seeded hash of the position, is
 //! held out: it is never fitted and measures the error as the fit goes.
 
-use super::sample::{Sample, parse_sample};
+use super::sample::{Sample, parse_line};
 use crate::eval::DISC;
 use crate::eval::learned::{
     ANCHOR_STEP, ANCHORS, Counts, Layout, anchor_counts_discs, anchor_of, for_each_view,
@@ -30,6 +30,9 @@ use std::path::PathBuf;
 /// How to fit.
 #[derive(Clone, Debug)]
 pub struct TrainRequest {
+    /// The rules the weights are for: every training position must be of them,
+    /// and the weights file says so.
+    pub rules: RulesTag,
     /// Seed of the held-out split.
     pub seed: u64,
     /// Share of the positions held out, in percent.
@@ -125,8 +128,15 @@ pub fn is_held_out(board: &crate::board::Board, seed: u64, holdout_percent: u32)
     Rng::new(board.hash() ^ seed).next_u64() % 100 < u64::from(holdout_percent)
 }
 
-/// Reads every sample of `files`, in order.
+/// Reads every sample of `files`, in order: Othello data only (see
+/// [`read_samples_of`]).
 pub fn read_samples(files: &[PathBuf]) -> Result<Vec<Sample>> {
+    read_samples_of(files, RulesTag::Othello)
+}
+
+/// Reads every sample of `files`, in order; a line of other rules than
+/// `rules` is an error (Othello and Anti-Reversi data never mix).
+pub fn read_samples_of(files: &[PathBuf], rules: RulesTag) -> Result<Vec<Sample>> {
     let mut out = Vec::new();
     for path in files {
         let file =
@@ -136,22 +146,31 @@ pub fn read_samples(files: &[PathBuf]) -> Result<Vec<Sample>> {
             if line.trim().is_empty() {
                 continue;
             }
-            let s = parse_sample(&line)
+            let l = parse_line(&line)
                 .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
-            out.push(s);
+            anyhow::ensure!(
+                l.rules == rules,
+                "{}: line {}: a position of {} data, where {} data is expected",
+                path.display(),
+                i + 1,
+                l.rules.name(),
+                rules.name()
+            );
+            out.push(l.sample);
         }
     }
     Ok(out)
 }
 
-/// Fits the weights to the samples of `files` (see [`train`]).
+/// Fits the weights to the samples of `files`, which must be of `req.rules`
+/// (see [`train`]).
 pub fn train_files(
     files: &[PathBuf],
     req: &TrainRequest,
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32),
 ) -> Result<TrainReport> {
-    let samples = read_samples(files)?;
+    let samples = read_samples_of(files, req.rules)?;
     anyhow::ensure!(!samples.is_empty(), "no positions in the training files");
     Ok(train(&samples, req, log, progress))
 }
@@ -265,7 +284,7 @@ fn dot(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
         .sum()
 }
 
-/// Fits the weights to `samples`, logging the error per phase as it goes.
+/// Fits the weights to `samples` (of `req.rules`, which the file is tagged with), logging the error per phase as it goes.
 pub fn train(
     samples: &[Sample],
     req: &TrainRequest,
@@ -358,7 +377,7 @@ pub fn train(
     let (phase, _, _) = errors(&data, &pred);
     let quantise = |x: f64| (x * f64::from(DISC)).round().clamp(-32767.0, 32767.0) as i16;
     let file = WeightsFile {
-        rules: RulesTag::Othello,
+        rules: req.rules,
         note: req.note.clone(),
         anchors: w
             .iter()
@@ -381,6 +400,7 @@ mod tests {
     /// A few thousand positions from fast self-play.
     fn samples() -> Vec<Sample> {
         let req = DatagenRequest {
+            rules: RulesTag::Othello,
             seed: 3,
             openings: Vec::new(),
             random_moves: (2, 10),
@@ -398,6 +418,7 @@ mod tests {
         let data = samples();
         assert!(data.len() > 3000);
         let req = TrainRequest {
+            rules: RulesTag::Othello,
             seed: 1,
             holdout_percent: 20,
             iterations: 12,
@@ -454,5 +475,54 @@ mod tests {
             "{mae} vs {:?}",
             one.holdout_mae[2]
         );
+    }
+
+    #[test]
+    fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
+        let req = DatagenRequest {
+            rules: RulesTag::Anti,
+            seed: 5,
+            openings: Vec::new(),
+            random_moves: (2, 10),
+            depth: 1,
+            exact_empties: 8,
+            noise_per_mille: 0,
+            eval: EvalKind::Mobility,
+            hash_mb: 1,
+        };
+        let dir = std::env::temp_dir().join(format!("mollett-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("anti.txt");
+        let text: String = (0..4)
+            .flat_map(|g| play_game(&req, g).unwrap())
+            .map(|sample| {
+                let line = crate::learn::sample::Line {
+                    sample,
+                    rules: RulesTag::Anti,
+                };
+                format!("{line}\n")
+            })
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        let mut treq = TrainRequest {
+            rules: RulesTag::Othello,
+            seed: 1,
+            holdout_percent: 10,
+            iterations: 2,
+            ridge: 5.0,
+            note: "anti test".into(),
+        };
+        let files = [path.clone()];
+        let e = train_files(&files, &treq, &mut |_| {}, &mut |_| {}).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(e.contains("anti data, where othello data"), "{e}");
+        assert!(
+            read_samples(&files).is_err(),
+            "Othello readers refuse it too"
+        );
+        treq.rules = RulesTag::Anti;
+        let report = train_files(&files, &treq, &mut |_| {}, &mut |_| {}).unwrap();
+        assert_eq!(wfile::parse(&report.bytes).unwrap().rules, RulesTag::Anti);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
