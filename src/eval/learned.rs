@@ -14,6 +14,11 @@
 //! The disc weight is zero at every anchor from [`DISC_FREE_EMPTIES`] on, so with
 //! 20 or more empties the disc difference counts for nothing.
 //!
+//! Two weights files ship in the binary: Othello's ([`embedded`], which
+//! historical Reversi shares) and Anti-Reversi's ([`embedded_anti`]), fitted to
+//! Anti-Reversi self-play with that variant's margins as labels; the function
+//! and its contract are the same for both.
+//!
 //! Every term is antisymmetric by construction (a table difference, or a
 //! pattern weight tied to its colour swap's negation), and every pattern is read
 //! at all its symmetric places with shared weights, so the evaluation is exactly
@@ -337,33 +342,59 @@ impl Tables {
     }
 }
 
-/// The weights embedded in the binary (Othello), checked and expanded on first use.
+/// Checks and expands embedded weights fitted for `rules`.
 ///
 /// # Panics
-/// If the embedded file is corrupt or does not match this build's layout; the
-/// engine checks it at start-up ([`check_embedded`]) so that a bad build fails at
-/// once instead of in a search.
+/// If the file is corrupt, of other rules, or does not match this build's
+/// layout; the engine checks both files at start-up ([`check_embedded`]) so
+/// that a bad build fails at once instead of in a search.
+fn load(bytes: &[u8], rules: wfile::RulesTag) -> Tables {
+    let file = wfile::parse_for(bytes, rules).unwrap_or_else(|e| panic!("{e}"));
+    Tables::expand(&file.anchors)
+}
+
+/// The Othello weights embedded in the binary (historical Reversi shares
+/// them), checked and expanded on first use; see [`load`] for the panic.
 pub fn embedded() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let file = wfile::parse(wfile::EMBEDDED).unwrap_or_else(|e| panic!("{e}"));
-        Tables::expand(&file.anchors)
-    })
+    TABLES.get_or_init(|| load(wfile::EMBEDDED, wfile::RulesTag::Othello))
 }
 
-/// Checks the embedded weights file (header, layout, checksum) without
-/// expanding it: what the engine does at start-up.
+/// The Anti-Reversi weights embedded in the binary, checked and expanded on
+/// first use; see [`load`] for the panic.
+pub fn embedded_anti() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| load(wfile::EMBEDDED_ANTI, wfile::RulesTag::Anti))
+}
+
+/// Checks both embedded weights files (header, layout, rules, checksum)
+/// without expanding them: what the engine does at start-up.
 pub fn check_embedded() -> Result<(), wfile::WeightsError> {
-    wfile::parse(wfile::EMBEDDED).map(|_| ())
+    wfile::parse_for(wfile::EMBEDDED, wfile::RulesTag::Othello)?;
+    wfile::parse_for(wfile::EMBEDDED_ANTI, wfile::RulesTag::Anti)?;
+    Ok(())
 }
 
-/// The learned evaluation of `board` (see the module documentation).
+/// The learned Othello evaluation of `board` (see the module documentation).
+#[inline]
+pub fn evaluate_learned(board: &Board) -> i32 {
+    evaluate_tables(embedded(), board)
+}
+
+/// The learned Anti-Reversi evaluation of `board`: the same function with the
+/// weights fitted to Anti-Reversi games (centi-discs of Anti-Reversi margin for
+/// the side to move).
+#[inline]
+pub fn evaluate_learned_anti(board: &Board) -> i32 {
+    evaluate_tables(embedded_anti(), board)
+}
+
+/// The evaluation of `board` by `tables`.
 ///
 /// On x86-64 CPUs with AVX2 and BMI2 it runs a copy compiled for them (hardware
 /// bit extraction and the AVX2 move generator).
 #[inline]
-pub fn evaluate_learned(board: &Board) -> i32 {
-    let tables = embedded();
+pub fn evaluate_tables(tables: &Tables, board: &Board) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if crate::board::movegen::has_fast_kernel() {
         // SAFETY: the CPU supports every feature `evaluate_fast` is compiled for.
@@ -376,7 +407,7 @@ pub fn evaluate_learned(board: &Board) -> i32 {
     )
 }
 
-/// [`evaluate_learned`] compiled for AVX2 and BMI2.
+/// [`evaluate_tables`] compiled for AVX2 and BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn evaluate_fast(tables: &Tables, board: &Board) -> i32 {
@@ -480,17 +511,51 @@ mod tests {
 
     #[test]
     fn the_shipped_weights_count_no_discs_with_20_or_more_empties() {
-        let t = embedded();
-        for e in 0..t.phases.len() {
-            let ph = t.phase(e);
-            if e >= DISC_FREE_EMPTIES as usize {
-                assert_eq!(ph.disc, 0, "{e} empties");
+        for (t, sign) in [(embedded(), 1), (embedded_anti(), -1)] {
+            for e in 0..t.phases.len() {
+                let ph = t.phase(e);
+                if e >= DISC_FREE_EMPTIES as usize {
+                    assert_eq!(ph.disc, 0, "{e} empties");
+                }
             }
+            // Near the end a disc is worth about a disc: for the mover in
+            // Othello, against it in Anti-Reversi.
+            assert!(
+                sign * i32::from(t.phase(10).disc) > 0,
+                "discs count near the end"
+            );
+            assert!(
+                t.phase(30).mobility[20] > t.phase(30).mobility[2],
+                "mobility pays"
+            );
         }
-        assert!(t.phase(10).disc > 0, "discs count near the end");
+    }
+
+    #[test]
+    fn the_embedded_files_pass_the_start_up_check() {
+        assert_eq!(check_embedded(), Ok(()));
+    }
+
+    #[test]
+    fn the_learned_anti_evaluation_is_symmetric_and_antisymmetric() {
+        use crate::variant::rules::{Anti, Rules};
+        let mut differs = 0;
+        for b in random_positions(30) {
+            let v = evaluate_learned_anti(&b);
+            assert_eq!(Anti::evaluate(crate::eval::EvalKind::Learned, &b), v);
+            assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
+            assert!(v.abs() <= EVAL_MAX);
+            let portable = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &b);
+            assert_eq!(portable, v);
+            for s in 1..8 {
+                let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+                assert_eq!(evaluate_learned_anti(&m), v, "symmetry {s} of {b:?}");
+            }
+            differs += usize::from(v != evaluate_learned(&b));
+        }
         assert!(
-            t.phase(30).mobility[20] > t.phase(30).mobility[2],
-            "mobility pays"
+            differs > 1000,
+            "its own weights: {differs} positions differ"
         );
     }
 }

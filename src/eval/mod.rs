@@ -13,7 +13,8 @@
 //! - [`EvalKind::Discs`]: the plain disc difference (the greedy baseline).
 //! - [`EvalKind::Learned`] (the default): patterns fitted to self-play, with
 //!   mobility and potential mobility as headline terms and no disc term while 20
-//!   or more squares are empty; see [`learned`].
+//!   or more squares are empty; see [`learned`]. Anti-Reversi has weights of its
+//!   own, fitted to Anti-Reversi games (`variant::rules::Anti`).
 //! - [`EvalKind::Mobility`]: the hand-written mobility-first evaluation. While 20 or more squares
 //!   are empty the disc difference counts for nothing; what counts is mobility (own
 //!   legal moves minus the opponent's, damped when both sides have many), corner

@@ -30,6 +30,10 @@ pub const VERSION: u32 = 1;
 /// The Othello weights the engine ships (see the README for how they were made).
 pub const EMBEDDED: &[u8] = include_bytes!("../../weights/othello.mlw");
 
+/// The Anti-Reversi weights the engine ships, fitted to Anti-Reversi self-play
+/// (see the README).
+pub const EMBEDDED_ANTI: &[u8] = include_bytes!("../../weights/anti.mlw");
+
 /// Which rules a weights file was fitted for (and training data was played under).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RulesTag {
@@ -104,6 +108,20 @@ pub fn write(file: &WeightsFile) -> Vec<u8> {
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// Reads a weights file for this build's layout, fitted for `rules`: a file of
+/// other rules is refused like a damaged one.
+pub fn parse_for(bytes: &[u8], rules: RulesTag) -> Result<WeightsFile, WeightsError> {
+    let file = parse(bytes)?;
+    if file.rules != rules {
+        return Err(WeightsError(format!(
+            "fitted for {}, where {} weights are needed",
+            file.rules.name(),
+            rules.name()
+        )));
+    }
+    Ok(file)
 }
 
 /// Reads a weights file for this build's layout.
@@ -227,10 +245,19 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_file_is_valid() {
-        let f = parse(EMBEDDED).expect("the embedded weights parse");
-        assert_eq!(f.rules, RulesTag::Othello);
-        assert!(!f.note.is_empty());
-        assert!(f.anchors.iter().flatten().any(|&w| w != 0));
+    fn the_embedded_files_are_valid_and_for_their_rules() {
+        for (bytes, rules) in [
+            (EMBEDDED, RulesTag::Othello),
+            (EMBEDDED_ANTI, RulesTag::Anti),
+        ] {
+            let f = parse_for(bytes, rules).expect("the embedded weights parse");
+            assert_eq!(f.rules, rules);
+            assert!(!f.note.is_empty());
+            assert!(f.anchors.iter().flatten().any(|&w| w != 0));
+        }
+        assert!(parse_for(EMBEDDED, RulesTag::Anti).is_err());
+        let e = parse_for(EMBEDDED_ANTI, RulesTag::Othello).unwrap_err();
+        assert!(e.0.contains("fitted for anti"), "{e}");
+        assert_ne!(EMBEDDED, EMBEDDED_ANTI);
     }
 }

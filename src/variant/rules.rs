@@ -14,6 +14,7 @@ use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
 use crate::eval::features::Features;
+use crate::eval::learned::evaluate_learned_anti;
 use crate::eval::{EvalKind, evaluate, evaluate_mobility_with, score_anti};
 use crate::search::last_empties::solve;
 use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
@@ -267,9 +268,14 @@ impl Rules for Anti {
         64 - 2 * stable_discs(p.player, p.opponent).count_ones() as i32
     }
     #[inline(always)]
-    fn evaluate(_kind: EvalKind, p: &Board) -> i32 {
-        // Othello's evaluations would play for the wrong side.
-        score_anti(&Features::of(p))
+    fn evaluate(kind: EvalKind, p: &Board) -> i32 {
+        // Othello's evaluations would play for the wrong side: the learned one
+        // has weights fitted to Anti-Reversi games, the others are the
+        // hand-written Anti-Reversi evaluation.
+        match kind {
+            EvalKind::Learned => evaluate_learned_anti(p),
+            EvalKind::Mobility | EvalKind::Discs => score_anti(&Features::of(p)),
+        }
     }
     #[inline(always)]
     fn order_value<K: Kernel>(k: K, p: &Board) -> i32 {
