@@ -6,8 +6,9 @@
 //! is played twice, the learned evaluation once as Black and once as White,
 //! each game with its own tie-break seed.
 //!
-//! `mollett match` cannot play this match: its referee keeps Othello's rules
-//! and score, so it would count every Anti-Reversi result the wrong way round.
+//! `mollett match` can play Anti-Reversi entrants, but its referee keeps
+//! Othello's score, so it counts every result the wrong way round; this test
+//! scores the games as Anti-Reversi.
 //!
 //! `cargo test --release --test anti_eval -- --nocapture` shows the figures;
 //! `-- --ignored` plays the 200-game match the README quotes.
@@ -114,7 +115,7 @@ fn match_from(openings: u64, exact: u32) -> (Wdl, i32) {
 fn learned_anti_evaluation_beats_the_hand_written_one_at_depth_4() {
     let (wdl, margin) = match_from(24, 0);
     assert!(
-        wdl.score().unwrap() > 0.6 && margin > 0,
+        wdl.score().unwrap() >= 0.75 && margin > 0,
         "the learned Anti-Reversi evaluation scored only {:?}",
         wdl
     );
