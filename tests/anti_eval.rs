@@ -17,7 +17,7 @@ use mollett::arena::stats::Wdl;
 use mollett::board::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
-use mollett::search::{Limits, SearchRequest, search_under};
+use mollett::search::{Limits, SearchRequest, Selectivity, search_under};
 use mollett::tt::TranspositionTable;
 use mollett::variant::rules::{Anti, Rules};
 use std::sync::atomic::AtomicBool;
@@ -61,6 +61,7 @@ fn play(start: Board, black: EvalKind, white: EvalKind, seed: u64, exact: u32) -
                     depth: 4,
                     exact_empties: exact,
                     wld_empties: exact,
+                    selectivity: Selectivity::FULL,
                 },
                 eval,
                 seed,
