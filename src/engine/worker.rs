@@ -14,8 +14,8 @@ use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
 use crate::tt::TranspositionTable;
-use crate::variant::rules::{Rules, with_rules};
 use crate::variant::VariantPosition;
+use crate::variant::rules::{Rules, with_rules};
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
