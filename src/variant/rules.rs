@@ -232,10 +232,7 @@ impl Rules for Anti {
         p
     }
     fn state(p: &Board) -> State {
-        State {
-            board: *p,
-            left: [UNLIMITED; 2],
-        }
+        Othello::state(p)
     }
     #[inline(always)]
     fn moves<K: Kernel>(k: K, p: &Board) -> u64 {
