@@ -71,8 +71,6 @@ pub struct Midgame<'a, R: Rules = Othello> {
     /// The regressions, when the search is selective and has some for its
     /// rules and evaluation; `None` searches full width.
     probcut: Option<&'static ProbCut>,
-    /// Standard deviations a cut needs, from `selectivity`.
-    sigmas: f64,
     rules: PhantomData<R>,
 }
 
@@ -101,7 +99,6 @@ impl<'a, R: Rules> Midgame<'a, R> {
             watch: Watch::default(),
             selectivity: Selectivity::FULL,
             probcut: None,
-            sigmas: f64::INFINITY,
             rules: PhantomData,
         }
     }
@@ -122,7 +119,6 @@ impl<'a, R: Rules> Midgame<'a, R> {
         } else {
             Selectivity::FULL
         };
-        self.sigmas = self.selectivity.sigmas();
         self
     }
 
@@ -333,7 +329,7 @@ fn nws_body<K: Kernel, R: Rules>(
         && let Some(cut) = m.probcut
         && let Some(reg) = cut.get(depth, R::board(&board).empties())
     {
-        let (high, low) = reg.bounds(alpha, m.sigmas);
+        let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
         let sel = m.selectivity.percent();
         if high <= 64 * DISC && nws(m, board, reg.shallow, high - 1) >= high {
             if m.aborted {
