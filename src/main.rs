@@ -223,8 +223,10 @@ fn run_loop(args: EngineArgs) -> Result<()> {
 /// Runs a command; `Ok(false)` means it ran but found a failure (exit status 1).
 fn run(cli: Cli) -> Result<bool> {
     // A damaged or mismatched weights file stops every command at start-up,
-    // before it could evaluate anything with it.
+    // before it could evaluate anything with it; so do regressions fitted for
+    // other weights, before a selective search could fall back to full width.
     mollett::eval::learned::check_embedded()?;
+    mollett::search::probcut::embedded().map_err(anyhow::Error::msg)?;
     match cli.command {
         Some(Command::Perft {
             depth,
