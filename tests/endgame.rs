@@ -76,3 +76,47 @@ fn ffo_40_to_49() {
 fn ffo_50_to_59() {
     check("fforum-40-59.obf", 10..20);
 }
+
+/// Through the engine's search at level 60 (the learned evaluation), an exact
+/// solve from 18 empties up starts with selective passes (`Root::solve`):
+/// FFO 30–39 (20–26 empties) must still get the file's exact scores and
+/// win/loss/draw signs, and the passes must pay: fewer nodes in all than the
+/// bare solver above.
+#[test]
+fn selective_passes_keep_solves_exact_and_save_nodes() {
+    use mollett::search::{Level, ScoreKind, SearchRequest, search};
+    let tt = TranspositionTable::new(64).unwrap();
+    let stop = AtomicBool::new(false);
+    let (mut with_passes, mut bare) = (0, 0);
+    for (i, e) in ffo("fforum-20-39.obf").iter().enumerate().skip(10) {
+        let want = e.scores[0].1;
+        for wld in [false, true] {
+            tt.clear();
+            let mut req = SearchRequest::new(e.position.board, Level::number(60));
+            req.find_ties = false;
+            if wld {
+                req.limits.exact_empties = 0;
+                req.limits.depth = 1;
+                req.limits.wld_empties = 64;
+            }
+            let r = search(&req, &tt, &stop, &mut |_| {});
+            let line = i + 1;
+            if wld {
+                assert_eq!(r.kind, ScoreKind::WinLossDraw, "line {line}");
+                assert_eq!(r.score.signum(), want.signum(), "line {line}: WLD");
+            } else {
+                assert_eq!(r.kind, ScoreKind::Exact, "line {line}");
+                assert_eq!(r.score, want * 100, "line {line}: score");
+                with_passes += r.nodes;
+                tt.clear();
+                let mut solver = Solver::new(&tt, &stop);
+                solver.solve(e.position.board, -64, 64);
+                bare += solver.nodes;
+            }
+        }
+    }
+    assert!(
+        with_passes < bare,
+        "passes {with_passes} nodes, bare solver {bare}"
+    );
+}

@@ -11,7 +11,8 @@ use super::busy::BusyTable;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
 use super::params::{
-    MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, STOP_CHECK_INTERVAL,
+    MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
+    STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
@@ -219,6 +220,16 @@ impl<'a, R: Rules> Midgame<'a, R> {
         if discs == 0 { self.draw } else { discs * DISC }
     }
 
+    /// Whether a node whose depth reaches the end of the game, with `empties`
+    /// empties, goes to the exact solver: always at full width; a selective
+    /// search goes on to the end itself, cutting by Multi-ProbCut, until
+    /// fewer than [`SELECTIVE_END_MIN_EMPTIES`] empties are left (a selective
+    /// endgame pass, see `Root::solve`).
+    #[inline(always)]
+    fn solves(&self, empties: u32) -> bool {
+        self.probcut.is_none() || empties < SELECTIVE_END_MIN_EMPTIES
+    }
+
     /// Hands a node whose depth reaches the end of the game to the exact solver,
     /// converting the window to discs and the result back (the line last move
     /// first).
@@ -303,9 +314,19 @@ fn nws_body<K: Kernel, R: Rules>(
     if depth == 0 {
         return R::evaluate(m.eval, &board);
     }
-    // Step 4. Deep enough to see the end: solve exactly.
-    if depth >= R::board(&board).empties() {
+    // Step 4. Deep enough to see the end: solve exactly (a selective search
+    // only once few empties are left: see `Midgame::solves`).
+    let empties = R::board(&board).empties();
+    if depth >= empties && m.solves(empties) {
         return m.exact(board, alpha, alpha + 1).score;
+    }
+    // Step 4b. In a selective search to the end, the solver's stability
+    // cut-off: stable discs cap what the mover can reach.
+    if depth >= empties && alpha >= stability_threshold(empties) * DISC {
+        let cap = m.value(R::score_cap(&board));
+        if cap <= alpha {
+            return cap;
+        }
     }
     // Step 5. The table: a cut-off, or at least a move to try first.
     let hash = R::key(&board);
@@ -327,7 +348,7 @@ fn nws_body<K: Kernel, R: Rules>(
     // answers for the deep one.
     if depth >= PROBCUT_MIN_DEPTH
         && let Some(cut) = m.probcut
-        && let Some(reg) = cut.get(depth, R::board(&board).empties())
+        && let Some(reg) = cut.get(depth.min(empties), empties)
     {
         let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
         let sel = m.selectivity.percent();
@@ -469,7 +490,8 @@ fn pv_body<K: Kernel, R: Rules>(
             pv: Vec::new(),
         };
     }
-    if depth >= R::board(&board).empties() {
+    let empties = R::board(&board).empties();
+    if depth >= empties && m.solves(empties) {
         return m.exact(board, alpha, beta);
     }
     let hash = R::key(&board);

@@ -1,5 +1,7 @@
 //! Every tunable of the search, named, each with the reason for its value.
 
+use super::probcut::Selectivity;
+
 /// At this many empties or fewer the endgame null-window search tries moves in
 /// parity order without sorting them: the subtrees are too small to repay a sort.
 /// On FFO 20–35, 6 searched 16% fewer nodes than 7 (Edax's value) at no cost in
@@ -208,3 +210,45 @@ pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
     by_evaluation: false,
 };
+
+// ---------------------------------------------------------------------------
+// Selective endgame passes (see `Root::solve`).
+
+/// From this many empties up, an exact or win/loss/draw solve starts with
+/// selective searches to the end ([`endgame_passes`]) that fill the table with
+/// best moves and centre the proof's window; below, the proof alone is
+/// cheaper. On fforum-20-39 (15-26 empties, one thread), one 73 % pass took
+/// the exact solves from 573 M nodes and 30 s to 205 M nodes and 15.5 s.
+pub const SELECTIVE_PASS_MIN_EMPTIES: u32 = 18;
+/// From this many empties up, a 95 % pass follows the 73 % one: the proof
+/// dominates the cost there, and a surer pass orders it better (FFO 45-49:
+/// 1,362 M nodes after two passes against 1,411 M after one); below, the
+/// second pass costs more time than it saves (fforum-20-39: 17.5 s against
+/// 15.5 s).
+pub const SECOND_PASS_MIN_EMPTIES: u32 = 24;
+
+/// The selective passes an exact solve with `empties` empties starts with,
+/// least sure first (none below [`SELECTIVE_PASS_MIN_EMPTIES`]).
+pub fn endgame_passes(empties: u32) -> &'static [Selectivity] {
+    const ONE: [Selectivity; 1] = [Selectivity::LEAST];
+    const TWO: [Selectivity; 2] = [Selectivity::LEAST, Selectivity::SURE];
+    if empties >= SECOND_PASS_MIN_EMPTIES {
+        &TWO
+    } else if empties >= SELECTIVE_PASS_MIN_EMPTIES {
+        &ONE
+    } else {
+        &[]
+    }
+}
+
+/// A selective search to the end (a pass) hands nodes with fewer empties than
+/// this to the exact solver; from here up it goes on itself, cutting by
+/// Multi-ProbCut. On FFO 40-49 after one 73 % pass: 1,543 M nodes at 10,
+/// 1,602 M at 8, 1,741 M at 12, 1,837 M at 16.
+pub const SELECTIVE_END_MIN_EMPTIES: u32 = 10;
+
+/// Half-width, in discs, of the exact pass's aspiration window around the
+/// selective passes' score (doubled on each failure): final margins are
+/// even, so two discs hold the passes' score and its neighbours. 1 and 4 did
+/// no better on FFO 40-44.
+pub const ENDGAME_ASPIRATION_DISCS: i32 = 2;

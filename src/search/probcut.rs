@@ -33,6 +33,10 @@
 //! deepest row use the deepest row of the same parity for `a` and `b`, and
 //! `σ = s0 + s1 · empties + s2 · depth` from the `extend` row (never below that
 //! row's own `σ`). The checksum is FNV-1a 64 of every byte before its line.
+//!
+//! A node whose depth reaches the end of the game (a selective endgame pass,
+//! see `Root::solve`) takes the row of its depth like any other: the deep
+//! search is then the exact score.
 
 use crate::eval::wfile::fnv1a;
 use std::fmt;
@@ -85,6 +89,8 @@ impl Selectivity {
     pub const FULL: Selectivity = Selectivity(100);
     /// The least sure: 73 %, a cut at 1.1 standard deviations.
     pub const LEAST: Selectivity = Selectivity(73);
+    /// 95 %, a cut at 2.0 standard deviations.
+    pub const SURE: Selectivity = Selectivity(95);
 
     /// Every selectivity, least sure first.
     pub fn all() -> impl Iterator<Item = Selectivity> {
@@ -324,7 +330,7 @@ impl ProbCut {
             if rows.is_empty() {
                 continue;
             }
-            for empties in depth + 1..=MAX_DEPTH {
+            for empties in depth..=MAX_DEPTH {
                 // The phase holding these empties, else the nearest one.
                 let distance = |p: &&&Pair| {
                     if empties < p.empties_lo {
@@ -438,7 +444,11 @@ mod tests {
     fn rows_cover_every_depth_by_parity_and_nearest_phase() {
         let cut = ProbCut::new(&sample());
         assert!(cut.get(2, 30).is_none(), "below the least depth");
-        assert!(cut.get(5, 5).is_none(), "depth reaching the end");
+        assert!(cut.get(2, 2).is_none(), "below the least depth, at the end");
+        let end = cut
+            .get(30, 30)
+            .expect("a selective search to the end has rows");
+        assert_eq!((end.shallow, end.b), (14, -5.0));
         let r = cut.get(3, 50).unwrap();
         assert_eq!((r.shallow, r.b), (1, 10.0));
         let deep_odd = cut.get(9, 30).unwrap();

@@ -5,7 +5,10 @@ use super::busy::BusyTable;
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::params::{ASPIRATION_WINDOW, FULL_WINDOW_DEPTH, ITERATION_GROWTH};
+use super::params::{
+    ASPIRATION_WINDOW, ENDGAME_ASPIRATION_DISCS, FULL_WINDOW_DEPTH, ITERATION_GROWTH,
+    endgame_passes,
+};
 use super::time_plan::BestMoveStability;
 use super::{ScoreKind, SearchRequest, SearchResult, pv_moves};
 use crate::board::movegen::Dispatch;
@@ -222,23 +225,127 @@ impl<'a, R: Rules> Root<'a, R> {
         }
     }
 
+    /// One pass over the root moves inside an aspiration window: `half` either
+    /// side of `guess` (the whole of `(lo, hi)` without a guess), doubled on
+    /// every failure until the score lies inside or against an edge of
+    /// `(lo, hi)`. `None` if stopped.
+    fn aspirated(
+        &mut self,
+        below: &mut dyn Below<R::Pos>,
+        guess: Option<i32>,
+        half: i32,
+        (lo, hi): (i32, i32),
+        clamp: (i32, i32),
+        rng: &mut Rng,
+    ) -> Option<RootPass> {
+        let (mut alpha, mut beta) = match guess {
+            Some(g) => ((g - half).max(lo), (g + half).min(hi)),
+            None => (lo, hi),
+        };
+        let mut widen = half;
+        loop {
+            match self.pass(below, alpha, beta, clamp, rng) {
+                Some(p) if p.score <= alpha && alpha > lo => alpha = (alpha - widen).max(lo),
+                Some(p) if p.score >= beta && beta < hi => beta = (beta + widen).min(hi),
+                other => return other,
+            }
+            widen *= 2;
+        }
+    }
+
     /// Solves the root exactly, or proves its win/loss/draw value when `wld`.
+    /// With enough empties, selective searches to the end of the game at
+    /// rising selectivity come first ([`Root::selective_passes`]): they fill
+    /// the table with the best moves of the nodes the proof meets, and their
+    /// score centres the exact pass's aspiration window. The result is as
+    /// exact as without them: the last pass is the proof.
     pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
+        let standing = match self.selective_passes(rng) {
+            Ok(standing) => standing,
+            Err(stopped) => return stopped,
+        };
         let mut solver = Solver::<R>::under(self.tt, self.stop)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
-        let (alpha, beta, clamp, kind) = if wld {
-            (-1, 1, (-1, 1), ScoreKind::WinLossDraw)
+        let pass = if wld {
+            self.pass(&mut solver, -1, 1, (-1, 1), rng)
         } else {
-            (-INF_DISCS, INF_DISCS, (-64, 64), ScoreKind::Exact)
+            let guess = standing
+                .as_ref()
+                .map(|r| (f64::from(r.score) / f64::from(DISC)).round() as i32);
+            self.aspirated(
+                &mut solver,
+                guess,
+                ENDGAME_ASPIRATION_DISCS,
+                (-INF_DISCS, INF_DISCS),
+                (-64, 64),
+                rng,
+            )
         };
-        let pass = self.pass(&mut solver, alpha, beta, clamp, rng);
         self.nodes += solver.nodes;
+        let kind = if wld {
+            ScoreKind::WinLossDraw
+        } else {
+            ScoreKind::Exact
+        };
         match pass {
             Some(p) => self.result(p.score * DISC, kind, &p.pv, false),
-            None => self.fallback(),
+            None => self.stopped(standing),
         }
+    }
+
+    /// The selective searches to the end before a proof ([`endgame_passes`]):
+    /// the last one's result, `None` if there were none (too few empties, or
+    /// no regressions for these rules and evaluation); `Err` with the answer
+    /// to give if a stop cut them short.
+    fn selective_passes(&mut self, rng: &mut Rng) -> Result<Option<SearchResult>, SearchResult> {
+        let empties = R::board(&self.req.board).empties();
+        let mut midgame = Midgame::<R>::under(self.tt, self.stop, self.req.eval)
+            .with_deadline(self.deadline)
+            .with_outer_stop(self.outer_stop)
+            .with_busy(self.busy)
+            .with_draw(-self.req.contempt);
+        let mut standing: Option<SearchResult> = None;
+        for &sel in endgame_passes(empties) {
+            midgame = midgame.with_selectivity(sel);
+            if midgame.selectivity().is_full() {
+                break;
+            }
+            let mut below = MidgameBelow {
+                search: &mut midgame,
+                depth: empties - 1,
+            };
+            let guess = standing.as_ref().map(|r| r.score);
+            let pass = self.aspirated(
+                &mut below,
+                guess,
+                ASPIRATION_WINDOW,
+                (-INF, INF),
+                (-INF, INF),
+                rng,
+            );
+            let aborted = midgame.aborted();
+            self.nodes += std::mem::take(&mut midgame.nodes);
+            match pass.filter(|_| !aborted) {
+                Some(p) => {
+                    let r = self.result(p.score, ScoreKind::Midgame(empties), &p.pv, false);
+                    standing = Some(r);
+                }
+                None => return Err(self.stopped(standing)),
+            }
+        }
+        Ok(standing)
+    }
+
+    /// The answer of a solve that a stop cut short: the last selective pass's
+    /// (a move searched to the end, though not proven), else the fallback.
+    fn stopped(&self, standing: Option<SearchResult>) -> SearchResult {
+        let mut r = standing.unwrap_or_else(|| self.fallback());
+        r.stopped = true;
+        r.nodes = self.nodes;
+        r.elapsed = self.start.elapsed();
+        r
     }
 
     /// What to answer when stopped before any pass completed: the first ordered
@@ -274,27 +381,19 @@ impl<'a, R: Rules> Root<'a, R> {
                 break;
             }
             let iteration_start = Instant::now();
-            let (mut alpha, mut beta) = if depth <= FULL_WINDOW_DEPTH {
-                (-INF, INF)
-            } else {
-                (guess - ASPIRATION_WINDOW, guess + ASPIRATION_WINDOW)
+            let centre = (depth > FULL_WINDOW_DEPTH).then_some(guess);
+            let mut below = MidgameBelow {
+                search: &mut midgame,
+                depth: (depth + self.depth_offset).min(MAX_DEPTH) - 1,
             };
-            let mut widen = ASPIRATION_WINDOW;
-            let pass = loop {
-                let mut below = MidgameBelow {
-                    search: &mut midgame,
-                    depth: (depth + self.depth_offset).min(MAX_DEPTH) - 1,
-                };
-                let pass = self.pass(&mut below, alpha, beta, (-INF, INF), rng);
-                match pass {
-                    Some(p) if p.score <= alpha && alpha > -INF => {
-                        alpha = (alpha - widen).max(-INF)
-                    }
-                    Some(p) if p.score >= beta && beta < INF => beta = (beta + widen).min(INF),
-                    other => break other,
-                }
-                widen *= 2;
-            };
+            let pass = self.aspirated(
+                &mut below,
+                centre,
+                ASPIRATION_WINDOW,
+                (-INF, INF),
+                (-INF, INF),
+                rng,
+            );
             self.nodes = midgame.nodes;
             let Some(p) = pass else {
                 let mut r = last.unwrap_or_else(|| self.fallback());
