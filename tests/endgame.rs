@@ -120,3 +120,35 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
         "passes {with_passes} nodes, bare solver {bare}"
     );
 }
+
+/// Multi-PV analysis (`hint`, `analyze`) solves after the same selective
+/// passes: at level 60 on fforum-20-39 line 7 (20 empties), a 73 % pass to the
+/// end is reported before the exact lines, whose scores are the file's three
+/// best.
+#[test]
+fn multi_pv_solves_after_a_selective_pass() {
+    use mollett::search::multipv::{MultiPvRequest, multipv};
+    use mollett::search::{Level, ScoreKind};
+    let e = &ffo("fforum-20-39.obf")[6];
+    let board = e.position.board;
+    assert_eq!(board.empties(), 20);
+    let level = Level::number(60);
+    let req = MultiPvRequest {
+        board,
+        limits: level.limits,
+        eval: level.eval,
+        lines: 3,
+        threads: 1,
+        contempt: 0,
+    };
+    let tt = TranspositionTable::new(16).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut kinds = Vec::new();
+    let last = multipv(&req, &tt, &stop, &mut |it| kinds.push(it.kind)).unwrap();
+    let pass = kinds.iter().position(|&k| k == ScoreKind::Midgame(20));
+    let exact = kinds.iter().position(|&k| k == ScoreKind::Exact);
+    assert!(pass.is_some() && pass < exact, "{kinds:?}");
+    let got: Vec<i32> = last.lines.iter().map(|l| l.score).collect();
+    let want: Vec<i32> = e.scores.iter().take(3).map(|s| s.1 * 100).collect();
+    assert_eq!(got, want);
+}

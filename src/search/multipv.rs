@@ -19,6 +19,7 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
+use super::params::endgame_passes;
 use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
@@ -318,6 +319,24 @@ impl<R: Rules> MultiPv<'_, R> {
             last = Some(it);
         }
         if root != RootSearch::Midgame {
+            // The selective endgame passes, as before a single-line solve.
+            for &sel in endgame_passes(empties) {
+                midgame = midgame.with_selectivity(sel);
+                if midgame.selectivity().is_full() {
+                    break;
+                }
+                let mut below = MidgameBelow {
+                    search: &mut midgame,
+                    depth: empties - 1,
+                };
+                let Some(scored) = self.pass(&mut below, true) else {
+                    return last;
+                };
+                let kind = ScoreKind::Midgame(empties);
+                let it = self.iteration(&scored, kind, 1, midgame.nodes, start);
+                report(&it);
+                last = Some(it);
+            }
             let wld = root == RootSearch::WinLossDraw;
             let mut solver = Solver::<R>::under(tt, stop);
             let mut below = SolverBelow {
