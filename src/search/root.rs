@@ -136,18 +136,21 @@ impl<'a, R: Rules> Root<'a, R> {
         self.depth_offset = (i + 1).trailing_zeros();
     }
 
-    /// Searches every root move over `(alpha, beta)`; with ties wanted, moves rated
-    /// exactly equal to the best are found and one is drawn from `rng`. `clamp`
-    /// folds scores into a range (the win/loss/draw sign). `None` if stopped.
+    /// Searches every root move over `(alpha, beta)`; with ties wanted (by the
+    /// request, and given an `rng`: a selective endgame pass, whose choice is
+    /// not the answer, gives none), moves rated exactly equal to the best are
+    /// found and one is drawn from `rng`. `clamp` folds scores into a range
+    /// (the win/loss/draw sign). `None` if stopped.
     fn pass(
         &mut self,
         below: &mut dyn Below<R::Pos>,
         alpha: i32,
         beta: i32,
         clamp: (i32, i32),
-        rng: &mut Rng,
+        mut rng: Option<&mut Rng>,
     ) -> Option<RootPass> {
         let board = self.req.board;
+        let find_ties = self.req.find_ties && rng.is_some();
         let mut best = i32::MIN;
         let mut ties: Vec<(u8, Vec<u8>)> = Vec::new();
         for (i, &sq) in self.order.clone().iter().enumerate() {
@@ -160,7 +163,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 // Is this move at least as good as the best (ties wanted) or
                 // better than it? A null window says; a re-search finds how much.
                 let floor = best.max(alpha);
-                let threshold = if self.req.find_ties && best > alpha {
+                let threshold = if find_ties && best > alpha {
                     best - 1
                 } else {
                     floor
@@ -181,17 +184,16 @@ impl<'a, R: Rules> Root<'a, R> {
                 best = v;
                 ties.clear();
                 ties.push((sq, line));
-            } else if v == best && best > alpha && best < beta && self.req.find_ties {
+            } else if v == best && best > alpha && best < beta && find_ties {
                 ties.push((sq, line));
             }
             if best >= beta {
                 break;
             }
         }
-        let pick = if ties.len() > 1 {
-            rng.below(ties.len() as u64) as usize
-        } else {
-            0
+        let pick = match rng.as_deref_mut() {
+            Some(rng) if ties.len() > 1 => rng.below(ties.len() as u64) as usize,
+            _ => 0,
         };
         let (sq, pv) = ties.swap_remove(pick);
         // The chosen move leads the next pass.
@@ -236,7 +238,7 @@ impl<'a, R: Rules> Root<'a, R> {
         half: i32,
         (lo, hi): (i32, i32),
         clamp: (i32, i32),
-        rng: &mut Rng,
+        mut rng: Option<&mut Rng>,
     ) -> Option<RootPass> {
         let (mut alpha, mut beta) = match guess {
             Some(g) => ((g - half).max(lo), (g + half).min(hi)),
@@ -244,7 +246,7 @@ impl<'a, R: Rules> Root<'a, R> {
         };
         let mut widen = half;
         loop {
-            match self.pass(below, alpha, beta, clamp, rng) {
+            match self.pass(below, alpha, beta, clamp, rng.as_deref_mut()) {
                 Some(p) if p.score <= alpha && alpha > lo => alpha = (alpha - widen).max(lo),
                 Some(p) if p.score >= beta && beta < hi => beta = (beta + widen).min(hi),
                 other => return other,
@@ -258,9 +260,15 @@ impl<'a, R: Rules> Root<'a, R> {
     /// rising selectivity come first ([`Root::selective_passes`]): they fill
     /// the table with the best moves of the nodes the proof meets, and their
     /// score centres the exact pass's aspiration window. The result is as
-    /// exact as without them: the last pass is the proof.
-    pub(super) fn solve(&mut self, wld: bool, rng: &mut Rng) -> SearchResult {
-        let standing = match self.selective_passes(rng) {
+    /// exact as without them: the last pass is the proof. Each pass is
+    /// reported as it completes (a search to the end, not yet proven).
+    pub(super) fn solve(
+        &mut self,
+        wld: bool,
+        rng: &mut Rng,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let standing = match self.selective_passes(report) {
             Ok(standing) => standing,
             Err(stopped) => return stopped,
         };
@@ -269,7 +277,7 @@ impl<'a, R: Rules> Root<'a, R> {
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
         let pass = if wld {
-            self.pass(&mut solver, -1, 1, (-1, 1), rng)
+            self.pass(&mut solver, -1, 1, (-1, 1), Some(rng))
         } else {
             let guess = standing
                 .as_ref()
@@ -280,7 +288,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 ENDGAME_ASPIRATION_DISCS,
                 (-INF_DISCS, INF_DISCS),
                 (-64, 64),
-                rng,
+                Some(rng),
             )
         };
         self.nodes += solver.nodes;
@@ -299,7 +307,10 @@ impl<'a, R: Rules> Root<'a, R> {
     /// the last one's result, `None` if there were none (too few empties, or
     /// no regressions for these rules and evaluation); `Err` with the answer
     /// to give if a stop cut them short.
-    fn selective_passes(&mut self, rng: &mut Rng) -> Result<Option<SearchResult>, SearchResult> {
+    fn selective_passes(
+        &mut self,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> Result<Option<SearchResult>, SearchResult> {
         let empties = R::board(&self.req.board).empties();
         let mut midgame = Midgame::<R>::under(self.tt, self.stop, self.req.eval)
             .with_deadline(self.deadline)
@@ -323,13 +334,14 @@ impl<'a, R: Rules> Root<'a, R> {
                 ASPIRATION_WINDOW,
                 (-INF, INF),
                 (-INF, INF),
-                rng,
+                None,
             );
             let aborted = midgame.aborted();
             self.nodes += std::mem::take(&mut midgame.nodes);
             match pass.filter(|_| !aborted) {
                 Some(p) => {
                     let r = self.result(p.score, ScoreKind::Midgame(empties), &p.pv, false);
+                    report(&r);
                     standing = Some(r);
                 }
                 None => return Err(self.stopped(standing)),
@@ -392,7 +404,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 ASPIRATION_WINDOW,
                 (-INF, INF),
                 (-INF, INF),
-                rng,
+                Some(rng),
             );
             self.nodes = midgame.nodes;
             let Some(p) = pass else {

@@ -74,7 +74,7 @@ impl<R: Rules> Shared<'_, R> {
         };
         let r = match self.root {
             RootSearch::Midgame => root.deepen(&mut rng, &mut report),
-            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng),
+            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng, &mut report),
         };
         if let Some(s) = standing.filter(|_| r.stopped) {
             s.give_standing(r.nodes);
