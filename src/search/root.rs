@@ -147,7 +147,7 @@ impl<'a, R: Rules> Root<'a, R> {
         alpha: i32,
         beta: i32,
         clamp: (i32, i32),
-        mut rng: Option<&mut Rng>,
+        rng: Option<&mut Rng>,
     ) -> Option<RootPass> {
         let board = self.req.board;
         let find_ties = self.req.find_ties && rng.is_some();
@@ -191,7 +191,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 break;
             }
         }
-        let pick = match rng.as_deref_mut() {
+        let pick = match rng {
             Some(rng) if ties.len() > 1 => rng.below(ties.len() as u64) as usize,
             _ => 0,
         };
