@@ -71,6 +71,15 @@ fn parse_rules(s: &str) -> Result<RulesTag, String> {
     }
 }
 
+/// Parses a ridge weight: a finite number above 0. With 0 a weight that no
+/// training position sets would be 0/0, and the fit would write a file of zeros.
+fn parse_ridge(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if r > 0.0 && r.is_finite() => Ok(r),
+        _ => Err(format!("'{s}' is not a ridge weight (a number above 0)")),
+    }
+}
+
 /// Parses `A..B` with `A` ≤ `B` ≤ 60.
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("'{s}' is not a range A..B with A <= B <= 60");
@@ -162,8 +171,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 60)]
     pub iterations: u32,
     /// Ridge regularisation: the weight of a squared parameter against a squared
-    /// disc of error.
-    #[arg(long, default_value_t = 2.0)]
+    /// disc of error; above 0 (a weight that no position sets is then 0).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_ridge)]
     pub ridge: f64,
 }
 
@@ -205,4 +214,18 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
         report.bytes.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ridge_weight_is_a_number_above_zero() {
+        assert_eq!(parse_ridge("3"), Ok(3.0));
+        assert_eq!(parse_ridge("0.5"), Ok(0.5));
+        for bad in ["0", "-1", "inf", "NaN", "x", ""] {
+            assert!(parse_ridge(bad).is_err(), "{bad}");
+        }
+    }
 }
