@@ -61,7 +61,7 @@ pub struct DatagenArgs {
 }
 
 /// Parses a variant that has weights of its own: othello or anti.
-fn parse_rules(s: &str) -> Result<RulesTag, String> {
+pub(crate) fn parse_rules(s: &str) -> Result<RulesTag, String> {
     match s.parse::<Variant>().map_err(|e| e.to_string())? {
         Variant::Othello => Ok(RulesTag::Othello),
         Variant::Anti => Ok(RulesTag::Anti),

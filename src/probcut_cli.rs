@@ -1,12 +1,15 @@
 //! The `probcut` subcommand: searches positions of `datagen` files at every
 //! depth (resumable, one line per position as it finishes), then fits the
-//! Multi-ProbCut regressions and writes them.
+//! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
+//! shares them) or Anti-Reversi.
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
-use mollett::learn::train::read_samples;
+use mollett::learn::train::read_samples_of;
 use mollett::search::probcut::MAGIC;
+use mollett::variant::rules::{Anti, Othello};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -18,9 +21,15 @@ use std::sync::atomic::AtomicBool;
 /// `mollett probcut`.
 #[derive(clap::Args, Debug)]
 pub struct ProbCutArgs {
-    /// Training files written by `datagen`: the positions to search.
+    /// Training files written by `datagen`: the positions to search (of the
+    /// rules of `--variant`).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
+    /// The rules the positions are searched under, with that variant's learned
+    /// weights: othello, or anti (Anti-Reversi; its data lines and scores lines
+    /// end in `anti`). Historical Reversi shares Othello's weights and regressions.
+    #[arg(long, default_value = "othello", value_parser = crate::learn_cli::parse_rules)]
+    pub variant: RulesTag,
     /// The scores file: one line per searched position, continued if it
     /// exists (positions it holds beyond those picked are left out of the fit).
     #[arg(long, value_name = "FILE")]
@@ -31,7 +40,8 @@ pub struct ProbCutArgs {
     /// Positions per phase (8 empties each, 12 to 59).
     #[arg(long, default_value_t = 150)]
     pub per_phase: usize,
-    /// The deepest search of each position (full width, learned evaluation).
+    /// The deepest search of each position (full width, the variant's learned
+    /// evaluation).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
     pub max_depth: u32,
     /// Seed of the choice of positions.
@@ -44,26 +54,37 @@ pub struct ProbCutArgs {
 }
 
 /// The scores file's lines, after cutting a torn last line (an interrupt in
-/// the middle of a write) so that appending goes on cleanly.
-fn read_scores(path: &Path) -> Result<Vec<DepthScores>> {
+/// the middle of a write) so that appending goes on cleanly; a line of other
+/// rules than `rules` is an error (and the file is left as it was).
+fn read_scores(path: &Path, rules: RulesTag) -> Result<Vec<DepthScores>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let scores = text[..whole]
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let d = DepthScores::parse(l)
+                .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
+            anyhow::ensure!(
+                d.rules == rules,
+                "{}: line {}: searched under {} rules, where {} is asked for",
+                path.display(),
+                i + 1,
+                d.rules.name(),
+                rules.name()
+            );
+            Ok(d)
+        })
+        .collect::<Result<Vec<_>>>()?;
     if whole < text.len() {
         let f = OpenOptions::new().write(true).open(path)?;
         f.set_len(whole as u64)?;
     }
-    text[..whole]
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            DepthScores::parse(l)
-                .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))
-        })
-        .collect()
+    Ok(scores)
 }
 
 /// Runs `mollett probcut`.
@@ -75,13 +96,13 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
             args.out.display()
         );
     }
-    let samples = read_samples(&args.data)?;
+    let samples = read_samples_of(&args.data, args.variant)?;
     let positions = pick_positions(&samples, args.per_phase, args.seed);
     let picked: HashSet<String> = positions
         .iter()
         .map(mollett::format::write_board_string)
         .collect();
-    let done: HashSet<String> = read_scores(&args.scores)?
+    let done: HashSet<String> = read_scores(&args.scores, args.variant)?
         .iter()
         .map(|d| mollett::format::write_board_string(&d.position))
         .collect();
@@ -116,7 +137,11 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
         .build()?;
     pool.install(|| {
         todo.par_iter().try_for_each(|&p| -> Result<()> {
-            if let Some(d) = depth_scores(p, args.max_depth, &stop)? {
+            let searched = match args.variant {
+                RulesTag::Othello => depth_scores::<Othello>(p, args.max_depth, &stop),
+                RulesTag::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
+            };
+            if let Some(d) = searched? {
                 let mut f = out.lock().expect("no writer panics");
                 writeln!(f, "{}", d.line())?;
                 f.flush()?;
@@ -133,9 +158,12 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     // The fit takes the positions this command picks, and only those (a
     // scores file may hold more, from a run with more per phase): the same
     // data, seed and count give the same file.
-    let mut all = read_scores(&args.scores)?;
+    let mut all = read_scores(&args.scores, args.variant)?;
     all.retain(|d| picked.contains(&mollett::format::write_board_string(&d.position)));
-    let weights = mollett::eval::wfile::fnv1a(mollett::eval::wfile::EMBEDDED);
+    let weights = wfile::fnv1a(match args.variant {
+        RulesTag::Othello => wfile::EMBEDDED,
+        RulesTag::Anti => wfile::EMBEDDED_ANTI,
+    });
     let note = std::iter::once("mollett".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()

@@ -14,14 +14,21 @@
 //! the board string and side, then the score in centi-discs at depth 0 (the
 //! evaluation), 1, 2, … Each position is searched with a table of its own, so
 //! its scores do not depend on the order or the threads.
+//!
+//! Anti-Reversi's regressions come the same way from Anti-Reversi data: its
+//! positions are searched under its rules with its learned weights
+//! ([`depth_scores`] is generic over the rules), and their lines end in `anti`,
+//! as the training files' do, so the two kinds never mix in one fit.
 
 use super::sample::Sample;
 use crate::board::{Board, Position};
+use crate::eval::wfile::RulesTag;
 use crate::eval::{DISC, EvalKind};
 use crate::format::{parse_board_prefix, write_board_string};
 use crate::search::midgame::{INF, Midgame};
 use crate::search::probcut::{PROBCUT_MIN_DEPTH, Pair, ProbCutFile, Regression, shallow_depth};
 use crate::tt::TranspositionTable;
+use crate::variant::rules::Rules;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
@@ -50,16 +57,21 @@ pub fn phase(empties: u32) -> (u32, u32) {
 pub struct DepthScores {
     /// The position searched.
     pub position: Position,
+    /// The rules (and with them the weights) it was searched under.
+    pub rules: RulesTag,
     /// Centi-discs for the side to move, depth 0 (the evaluation) upwards.
     pub scores: Vec<i32>,
 }
 
 impl DepthScores {
-    /// The line of the scores file.
+    /// The line of the scores file: ` anti` after the scores for Anti-Reversi.
     pub fn line(&self) -> String {
         let mut s = write_board_string(&self.position);
         for v in &self.scores {
             s += &format!(" {v}");
+        }
+        if self.rules == RulesTag::Anti {
+            s += " anti";
         }
         s
     }
@@ -67,7 +79,12 @@ impl DepthScores {
     /// Parses a line of the scores file.
     pub fn parse(line: &str) -> Result<DepthScores, String> {
         let (position, used) = parse_board_prefix(line).map_err(|e| e.to_string())?;
-        let scores = line[used..]
+        let rest = line[used..].trim_end();
+        let (rest, rules) = match rest.strip_suffix(" anti") {
+            Some(scores) => (scores, RulesTag::Anti),
+            None => (rest, RulesTag::Othello),
+        };
+        let scores = rest
             .split_ascii_whitespace()
             .map(|t| {
                 t.parse::<i32>()
@@ -79,7 +96,11 @@ impl DepthScores {
         if scores.is_empty() {
             return Err("no scores after the position".into());
         }
-        Ok(DepthScores { position, scores })
+        Ok(DepthScores {
+            position,
+            rules,
+            scores,
+        })
     }
 }
 
@@ -106,10 +127,11 @@ pub fn pick_positions(samples: &[Sample], per_phase: usize, seed: u64) -> Vec<Po
         .collect()
 }
 
-/// Searches `position` full width with the learned evaluation at every depth
-/// from 0 to `max_depth` (and below its empties, where the search would turn
-/// into an exact solve); `None` if `stop` cut it short.
-pub fn depth_scores(
+/// Searches `position` under the rules `R` (whose positions are the board
+/// alone: Othello, Anti-Reversi) full width with their learned evaluation at
+/// every depth from 0 to `max_depth` (and below its empties, where the search
+/// would turn into an exact solve); `None` if `stop` cut it short.
+pub fn depth_scores<R: Rules<Pos = Board>>(
     position: Position,
     max_depth: u32,
     stop: &AtomicBool,
@@ -117,8 +139,8 @@ pub fn depth_scores(
     let board: Board = position.board;
     let tt = TranspositionTable::new(SEARCH_HASH_MB)?;
     let eval = EvalKind::Learned;
-    let mut search = Midgame::new(&tt, stop, eval);
-    let mut scores = vec![crate::eval::evaluate(eval, &board)];
+    let mut search = Midgame::<R>::under(&tt, stop, eval);
+    let mut scores = vec![R::evaluate(eval, &board)];
     for depth in 1..=max_depth.min(board.empties() - 1) {
         let line = search.pvs(board, depth, -INF, INF);
         if search.aborted() {
@@ -126,7 +148,11 @@ pub fn depth_scores(
         }
         scores.push(line.score);
     }
-    Ok(Some(DepthScores { position, scores }))
+    Ok(Some(DepthScores {
+        position,
+        rules: R::WEIGHTS,
+        scores,
+    }))
 }
 
 /// Least squares `y ≈ a·x + b` and the residuals' standard deviation.
@@ -293,13 +319,58 @@ mod tests {
     fn a_scores_line_round_trips_and_bad_lines_are_refused() {
         let d = DepthScores {
             position: Position::START,
+            rules: RulesTag::Othello,
             scores: vec![0, -120, 35],
         };
         assert_eq!(DepthScores::parse(&d.line()), Ok(d.clone()));
+        let anti = DepthScores {
+            rules: RulesTag::Anti,
+            ..d.clone()
+        };
+        assert!(anti.line().ends_with(" 0 -120 35 anti"), "{}", anti.line());
+        assert_eq!(DepthScores::parse(&anti.line()), Ok(anti));
         let board = write_board_string(&Position::START);
         assert!(DepthScores::parse(&board).is_err());
+        assert!(DepthScores::parse(&format!("{board} anti")).is_err());
         assert!(DepthScores::parse(&format!("{board} 1 x")).is_err());
+        assert!(DepthScores::parse(&format!("{board} 1 anti 2")).is_err());
         assert!(DepthScores::parse(&format!("{board} 99999")).is_err());
+    }
+
+    #[test]
+    fn anti_positions_are_searched_under_anti_rules_and_weights() {
+        use crate::variant::rules::{Anti, Othello};
+        let stop = AtomicBool::new(false);
+        let mut checked = 0;
+        for board in crate::selfplay::random_positions(2) {
+            if board.empties() < 20 || board.moves() == 0 {
+                continue;
+            }
+            let p = Position {
+                board,
+                ..Position::START
+            };
+            let d = depth_scores::<Anti>(p, 1, &stop).unwrap().unwrap();
+            assert_eq!(d.rules, RulesTag::Anti);
+            assert_eq!(d.scores[0], Anti::evaluate(EvalKind::Learned, &board));
+            // Depth 1 is the best child by the Anti-Reversi evaluation, where
+            // no child has to pass.
+            let children: Vec<Board> = crate::board::bitboard::Squares(board.moves())
+                .map(|sq| board.make(sq, board.flips(sq)))
+                .collect();
+            if children.iter().all(|c| c.moves() != 0) {
+                let best = children
+                    .iter()
+                    .map(|c| -Anti::evaluate(EvalKind::Learned, c))
+                    .max();
+                assert_eq!(Some(d.scores[1]), best, "{board:?}");
+                checked += 1;
+            }
+            let o = depth_scores::<Othello>(p, 1, &stop).unwrap().unwrap();
+            assert_eq!(o.rules, RulesTag::Othello);
+            assert_eq!(o.scores[0], Othello::evaluate(EvalKind::Learned, &board));
+        }
+        assert!(checked >= 20, "{checked} positions checked");
     }
 
     #[test]
@@ -320,6 +391,7 @@ mod tests {
                     board: b,
                     ..Position::START
                 },
+                rules: RulesTag::Othello,
                 scores: vec![v, v, v, deep],
             });
         }
