@@ -226,7 +226,7 @@ fn run(cli: Cli) -> Result<bool> {
     // before it could evaluate anything with it; so do regressions fitted for
     // other weights, before a selective search could fall back to full width.
     mollett::eval::learned::check_embedded()?;
-    mollett::search::probcut::embedded().map_err(anyhow::Error::msg)?;
+    mollett::search::probcut::check_embedded().map_err(anyhow::Error::msg)?;
     match cli.command {
         Some(Command::Perft {
             depth,

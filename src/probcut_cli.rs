@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
 use mollett::learn::train::read_samples_of;
-use mollett::search::probcut::MAGIC;
+use mollett::search::probcut::{MAGIC, embedded_weights};
 use mollett::variant::rules::{Anti, Othello};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -160,10 +160,7 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     // data, seed and count give the same file.
     let mut all = read_scores(&args.scores, args.variant)?;
     all.retain(|d| picked.contains(&mollett::format::write_board_string(&d.position)));
-    let weights = wfile::fnv1a(match args.variant {
-        RulesTag::Othello => wfile::EMBEDDED,
-        RulesTag::Anti => wfile::EMBEDDED_ANTI,
-    });
+    let weights = wfile::fnv1a(embedded_weights(args.variant));
     let note = std::iter::once("mollett".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()

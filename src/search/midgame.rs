@@ -23,7 +23,6 @@ use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
-use crate::variant::Variant;
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
@@ -106,14 +105,14 @@ impl<'a, R: Rules> Midgame<'a, R> {
 
     /// The same search at `selectivity`: below full width, null-window nodes
     /// try Multi-ProbCut cuts (see [`probcut`]) with the regressions fitted for
-    /// these rules and this evaluation. Where none were fitted (Anti-Reversi,
-    /// the hand-written and disc-count evaluations) the search stays full
-    /// width, and its results are recorded as such.
+    /// these rules' learned weights (Othello's, which historical Reversi
+    /// shares, or Anti-Reversi's). Where none were fitted (the hand-written and
+    /// disc-count evaluations) the search stays full width, and its results
+    /// are recorded as such.
     pub fn with_selectivity(mut self, selectivity: Selectivity) -> Self {
-        let fitted = self.eval == EvalKind::Learned
-            && matches!(R::VARIANT, Variant::Othello | Variant::Reversi);
+        let fitted = self.eval == EvalKind::Learned;
         self.probcut = (fitted && !selectivity.is_full())
-            .then(|| probcut::embedded().ok())
+            .then(|| probcut::embedded(R::WEIGHTS).ok())
             .flatten();
         self.selectivity = if self.probcut.is_some() {
             selectivity

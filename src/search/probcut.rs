@@ -16,8 +16,9 @@
 //! selectivity does not take it (see `midgame::usable`).
 //!
 //! The regressions live in a small text file beside the weights
-//! (`weights/othello.mpc`), embedded in the binary and tied to the weights it
-//! was fitted with by their checksum:
+//! (`weights/othello.mpc`, which historical Reversi shares, and
+//! `weights/anti.mpc` for Anti-Reversi's own weights), embedded in the binary
+//! and tied to the weights it was fitted with by their checksum:
 //!
 //! ```text
 //! MOLLMPC 1
@@ -38,7 +39,7 @@
 //! see `Root::solve`) takes the row of its depth like any other: the deep
 //! search is then the exact score.
 
-use crate::eval::wfile::fnv1a;
+use crate::eval::wfile::{self, RulesTag, fnv1a};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -46,6 +47,10 @@ use std::sync::OnceLock;
 /// The Othello regressions the engine ships, fitted with the embedded weights
 /// (see the README for how).
 pub const EMBEDDED: &str = include_str!("../../weights/othello.mpc");
+
+/// The Anti-Reversi regressions the engine ships, fitted with the embedded
+/// Anti-Reversi weights (see the README for how).
+pub const EMBEDDED_ANTI: &str = include_str!("../../weights/anti.mpc");
 
 /// The first line of a regression file.
 pub const MAGIC: &str = "MOLLMPC 1";
@@ -365,25 +370,54 @@ impl ProbCut {
         }
         self.table[depth as usize * n + empties as usize].as_ref()
     }
-}
 
-/// The shipped Othello regressions, parsed once; `Err` if the embedded file is
-/// damaged or was fitted with other weights than the embedded ones.
-pub fn embedded() -> Result<&'static ProbCut, String> {
-    static CUT: OnceLock<Result<ProbCut, String>> = OnceLock::new();
-    CUT.get_or_init(|| {
-        let file = ProbCutFile::parse(EMBEDDED)?;
-        let weights = fnv1a(crate::eval::wfile::EMBEDDED);
-        if file.weights != weights {
+    /// Parses the regression file `text` and checks that it was fitted with
+    /// the weights file `weights` (its bytes).
+    pub fn for_weights(text: &str, weights: &[u8]) -> Result<ProbCut, String> {
+        let file = ProbCutFile::parse(text)?;
+        let sum = fnv1a(weights);
+        if file.weights != sum {
             return Err(format!(
-                "regression file: fitted with weights {:016x}, but the embedded weights are {weights:016x}",
+                "regression file: fitted with weights {:016x}, but the embedded weights are {sum:016x}",
                 file.weights
             ));
         }
         Ok(ProbCut::new(&file))
+    }
+}
+
+/// The embedded weights file of `rules`, the one its regressions belong to.
+pub fn embedded_weights(rules: RulesTag) -> &'static [u8] {
+    match rules {
+        RulesTag::Othello => wfile::EMBEDDED,
+        RulesTag::Anti => wfile::EMBEDDED_ANTI,
+    }
+}
+
+/// The shipped regressions for the weights of `rules`, parsed once; `Err` if
+/// the embedded file is damaged or was fitted with other weights than the
+/// embedded ones of those rules.
+pub fn embedded(rules: RulesTag) -> Result<&'static ProbCut, String> {
+    static OTHELLO: OnceLock<Result<ProbCut, String>> = OnceLock::new();
+    static ANTI: OnceLock<Result<ProbCut, String>> = OnceLock::new();
+    let (cell, text) = match rules {
+        RulesTag::Othello => (&OTHELLO, EMBEDDED),
+        RulesTag::Anti => (&ANTI, EMBEDDED_ANTI),
+    };
+    cell.get_or_init(|| {
+        ProbCut::for_weights(text, embedded_weights(rules))
+            .map_err(|e| format!("{} {e}", rules.name()))
     })
     .as_ref()
     .map_err(Clone::clone)
+}
+
+/// Checks every shipped regression file (at start-up, before any search).
+pub fn check_embedded() -> Result<(), String> {
+    for rules in [RulesTag::Othello, RulesTag::Anti] {
+        embedded(rules)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
