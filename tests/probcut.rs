@@ -193,16 +193,19 @@ const ANTI_SAVING: u64 = 3;
 #[test]
 fn anti_solves_stay_exact_at_a_selective_level() {
     // The default level searches its midgame at 73% and solves exactly from 24
-    // empties: every solve there must be the solver's own value.
+    // empties: every solve there must be the solver's own value, below the
+    // selective endgame passes (from 18 empties) and with them.
     let level = Level::default();
     assert_eq!(level.limits.selectivity, Selectivity::LEAST);
     let stop = AtomicBool::new(false);
-    let boards: Vec<Board> = mollett::selfplay::random_positions(6)
-        .into_iter()
-        .filter(|b| (13..=15).contains(&b.empties()) && b.moves() != 0)
-        .take(8)
-        .collect();
-    assert!(boards.len() >= 8);
+    let in_band = |lo: u32, hi: u32| {
+        mollett::selfplay::random_positions(6)
+            .into_iter()
+            .filter(move |b| (lo..=hi).contains(&b.empties()) && b.moves() != 0)
+            .take(4)
+    };
+    let boards: Vec<Board> = in_band(13, 15).chain(in_band(18, 20)).collect();
+    assert_eq!(boards.len(), 8);
     for b in boards {
         let tt = TranspositionTable::new(4).unwrap();
         let want = Solver::<Anti>::under(&tt, &stop).solve(b, -65, 65).score;
