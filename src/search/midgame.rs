@@ -12,7 +12,7 @@ use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
-    STOP_CHECK_INTERVAL, stability_threshold,
+    STOP_CHECK_INTERVAL, endgame_passes, stability_threshold,
 };
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
@@ -110,16 +110,32 @@ impl<'a, R: Rules> Midgame<'a, R> {
     /// disc-count evaluations) the search stays full width, and its results
     /// are recorded as such.
     pub fn with_selectivity(mut self, selectivity: Selectivity) -> Self {
-        let fitted = self.eval == EvalKind::Learned;
-        self.probcut = (fitted && !selectivity.is_full())
-            .then(|| probcut::embedded(R::WEIGHTS).ok())
-            .flatten();
+        self.probcut = self.fitted_cuts().filter(|_| !selectivity.is_full());
         self.selectivity = if self.probcut.is_some() {
             selectivity
         } else {
             Selectivity::FULL
         };
         self
+    }
+
+    /// The selectivities of the selective passes to the end that an exact or
+    /// win/loss/draw solve of a position with `empties` empties starts with
+    /// ([`endgame_passes`]), least sure first: none where this search has no
+    /// regressions (it would only search full width).
+    pub fn endgame_passes(&self, empties: u32) -> &'static [Selectivity] {
+        match self.fitted_cuts() {
+            Some(_) => endgame_passes(empties),
+            None => &[],
+        }
+    }
+
+    /// The regressions fitted for these rules' weights, if the search
+    /// evaluates with them.
+    fn fitted_cuts(&self) -> Option<&'static ProbCut> {
+        (self.eval == EvalKind::Learned)
+            .then(|| probcut::embedded(R::WEIGHTS).ok())
+            .flatten()
     }
 
     /// The selectivity the search runs at (full width where it has no

@@ -19,7 +19,6 @@
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
-use super::params::endgame_passes;
 use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
@@ -320,11 +319,8 @@ impl<R: Rules> MultiPv<'_, R> {
         }
         if root != RootSearch::Midgame {
             // The selective endgame passes, as before a single-line solve.
-            for &sel in endgame_passes(empties) {
+            for &sel in midgame.endgame_passes(empties) {
                 midgame = midgame.with_selectivity(sel);
-                if midgame.selectivity().is_full() {
-                    break;
-                }
                 let mut below = MidgameBelow {
                     search: &mut midgame,
                     depth: empties - 1,

@@ -7,7 +7,6 @@ use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
 use super::params::{
     ASPIRATION_WINDOW, ENDGAME_ASPIRATION_DISCS, FULL_WINDOW_DEPTH, ITERATION_GROWTH,
-    endgame_passes,
 };
 use super::time_plan::BestMoveStability;
 use super::{ScoreKind, SearchRequest, SearchResult, pv_moves};
@@ -303,7 +302,8 @@ impl<'a, R: Rules> Root<'a, R> {
         }
     }
 
-    /// The selective searches to the end before a proof ([`endgame_passes`]):
+    /// The selective searches to the end before a proof
+    /// ([`Midgame::endgame_passes`]):
     /// the last one's result, `None` if there were none (too few empties, or
     /// no regressions for these rules and evaluation); `Err` with the answer
     /// to give if a stop cut them short.
@@ -318,11 +318,8 @@ impl<'a, R: Rules> Root<'a, R> {
             .with_busy(self.busy)
             .with_draw(-self.req.contempt);
         let mut standing: Option<SearchResult> = None;
-        for &sel in endgame_passes(empties) {
+        for &sel in midgame.endgame_passes(empties) {
             midgame = midgame.with_selectivity(sel);
-            if midgame.selectivity().is_full() {
-                break;
-            }
             let mut below = MidgameBelow {
                 search: &mut midgame,
                 depth: empties - 1,
