@@ -132,6 +132,9 @@ pub enum Command {
     /// Generate training positions from self-play, labelled by exact solves and
     /// game results (shardable, resumable).
     Datagen(crate::learn_cli::DatagenArgs),
+    /// Label `datagen` positions with midgame search scores instead of game
+    /// results (shardable, resumable).
+    Relabel(crate::learn_cli::RelabelArgs),
     /// Fit the learned evaluation's weights to `datagen` files.
     Train(crate::learn_cli::TrainArgs),
     /// Fit the Multi-ProbCut regressions: search `datagen` positions at every

@@ -6,6 +6,7 @@ use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
 use mollett::eval::wfile::RulesTag;
 use mollett::learn::datagen::{DatagenRequest, Shard};
+use mollett::learn::relabel::{RelabelRequest, run_relabel as run_relabel_file};
 use mollett::learn::train::{TrainRequest, train_files};
 use mollett::variant::Variant;
 use std::io::IsTerminal;
@@ -91,6 +92,13 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+/// A pool of `threads` workers (default: one per logical CPU).
+fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, usize::from))
+        .build()?)
+}
+
 /// A progress bar on a terminal, nothing elsewhere.
 fn bar(total: u64, what: &str) -> Option<ProgressBar> {
     std::io::stderr().is_terminal().then(|| {
@@ -124,9 +132,7 @@ pub fn run_datagen(args: DatagenArgs) -> Result<()> {
         eval: args.eval,
         hash_mb: args.hash,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, usize::from))
-        .build()?;
+    let pool = pool(args.threads)?;
     let progress = bar(args.shard.len(args.games), "games");
     let played = pool.install(|| {
         mollett::learn::run_datagen(&req, args.games, args.shard, &args.out, &mut |done, _| {
@@ -143,6 +149,76 @@ pub fn run_datagen(args: DatagenArgs) -> Result<()> {
         args.shard.index,
         args.shard.count,
         args.games,
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `mollett relabel`.
+#[derive(clap::Args, Debug)]
+pub struct RelabelArgs {
+    /// A training file written by `datagen`.
+    pub data: PathBuf,
+    /// The output file; one already holding games of this shard is continued.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Relabel only the input's `k`-th games with `k % n == i` (`i/n`); the
+    /// shards' files concatenate.
+    #[arg(long, default_value = "0/1")]
+    pub shard: Shard,
+    /// The rules of the data: othello or anti.
+    #[arg(long, default_value = "othello", value_parser = parse_rules)]
+    pub variant: RulesTag,
+    /// Midgame search depth of the labels.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// The search's selectivity, 73..100 (100: full width).
+    #[arg(long, default_value = "100", value_name = "PERCENT")]
+    pub selectivity: mollett::search::Selectivity,
+    /// The evaluation the search uses.
+    #[arg(long, default_value = "learned")]
+    pub eval: EvalKind,
+    /// Table size per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Games relabelled at once (default: all logical CPUs); the output does not
+    /// depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `mollett relabel`.
+pub fn run_relabel(args: RelabelArgs) -> Result<()> {
+    let req = RelabelRequest {
+        rules: args.variant,
+        depth: args.depth,
+        selectivity: args.selectivity,
+        eval: args.eval,
+        hash_mb: args.hash,
+    };
+    let pool = pool(args.threads)?;
+    let mut progress: Option<ProgressBar> = None;
+    let done = pool.install(|| {
+        run_relabel_file(
+            &req,
+            &args.data,
+            args.shard,
+            &args.out,
+            &mut |done, total| {
+                let b = progress
+                    .get_or_insert_with(|| bar(total, "games").unwrap_or_else(ProgressBar::hidden));
+                b.set_position(done);
+            },
+        )
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    eprintln!(
+        "relabel: {done} games relabelled, shard {}/{} of {} in {}",
+        args.shard.index,
+        args.shard.count,
+        args.data.display(),
         args.out.display()
     );
     Ok(())

@@ -264,6 +264,7 @@ fn run(cli: Cli) -> Result<bool> {
         Some(Command::Match(args)) => tools::run_match(args).map(|()| true),
         Some(Command::Analyze(args)) => tools::run_analyze(args).map(|()| true),
         Some(Command::Datagen(args)) => learn_cli::run_datagen(args).map(|()| true),
+        Some(Command::Relabel(args)) => learn_cli::run_relabel(args).map(|()| true),
         Some(Command::Train(args)) => learn_cli::run_train(args).map(|()| true),
         Some(Command::Probcut(args)) => probcut_cli::run_probcut(args).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),

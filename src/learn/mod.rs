@@ -5,6 +5,7 @@
 
 pub mod datagen;
 pub mod probcut;
+pub mod relabel;
 pub mod sample;
 pub mod train;
 
@@ -100,6 +101,28 @@ pub fn resume_point(path: &Path, shard: Shard, rules: RulesTag) -> anyhow::Resul
     })
 }
 
+/// Opens an output to continue: created if missing, cut to its first
+/// `keep_bytes` bytes (what is known whole), positioned at its end.
+pub(crate) fn open_continued(out: &Path, keep_bytes: u64) -> anyhow::Result<File> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    file.set_len(keep_bytes)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    Ok(file)
+}
+
+/// Writes `text` (one game's lines) to `file` (the output `out`) and flushes it.
+pub(crate) fn append_flushed(file: &mut File, text: &str, out: &Path) -> anyhow::Result<()> {
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))
+}
+
 /// Plays the shard's games of a job of `games` into `out`, continuing a file
 /// that already holds some of them. `progress` is told the games done so far and
 /// the shard's total after every batch. Games are played `threads` at a time; the
@@ -113,15 +136,7 @@ pub fn run_datagen(
 ) -> anyhow::Result<u64> {
     let total = shard.len(games);
     let start = resume_point(out, shard, req.rules)?;
-    let mut file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
-    file.set_len(start.keep_bytes)
-        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
-        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    let mut file = open_continued(out, start.keep_bytes)?;
     let mut done = start.games_done;
     progress(done, total);
     while done < total {
@@ -144,14 +159,20 @@ pub fn run_datagen(
             }
             // One write per game, flushed: an interrupt loses at most the game
             // being written, which the next run plays again.
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+            append_flushed(&mut file, &text, out)?;
             done += 1;
         }
         progress(done, total);
     }
     Ok(done - start.games_done)
+}
+
+/// `text` cut `back` bytes before the end of its first `lines` lines: a file
+/// that an interrupt tore inside a line.
+#[cfg(test)]
+pub(crate) fn torn(text: &str, lines: usize, back: usize) -> &str {
+    let end: usize = text.lines().take(lines).map(|l| l.len() + 1).sum();
+    &text[..end - back]
 }
 
 #[cfg(test)]
@@ -190,13 +211,7 @@ mod tests {
             // Cut the file in the middle of a line of the third game.
             let game_5 = |l: &str| l.ends_with(" 5") || l.ends_with(" 5 anti");
             let third = text.lines().position(game_5).unwrap();
-            let cut_at: usize = text
-                .lines()
-                .take(third + 1)
-                .map(|l| l.len() + 1)
-                .sum::<usize>()
-                - 9;
-            std::fs::write(&cut, &text[..cut_at]).unwrap();
+            std::fs::write(&cut, torn(&text, third + 1, 9)).unwrap();
             // Games 1 and 3 are whole, 5 is torn; the last whole one is played
             // again too (a kill may fall between two lines of one write).
             let p = resume_point(&cut, shard, rules).unwrap();

@@ -5,10 +5,11 @@
 //! ```
 //!
 //! Five fields separated by single spaces: the 64 squares a1..h8 (`X` Black, `O`
-//! White, `-` empty), the side to move (`X` or `O`), the label (the final disc
+//! White, `-` empty), the side to move (`X` or `O`), the label (the disc
 //! difference for the side to move, in whole discs, empties to the winner), how
-//! the label was found ([`LabelKind`]) and the number of the game the position
-//! comes from (game numbers are global over every shard, so shards concatenate).
+//! the label was found ([`LabelKind`]: an exact solve, the game's final result,
+//! or a midgame search's score) and the number of the game the position comes
+//! from (game numbers are global over every shard, so shards concatenate).
 //!
 //! A position of an Anti-Reversi game has a sixth field, `anti`, and its label is
 //! the Anti-Reversi margin for the side to move: the opponent's discs minus its
@@ -32,6 +33,9 @@ pub enum LabelKind {
     /// The final result of the self-play game the position was played in (its
     /// last part solved exactly, the moves before it by a midgame search).
     Game,
+    /// The score of a midgame search of the position itself (`mollett relabel`),
+    /// rounded to whole discs.
+    Search,
 }
 
 impl LabelKind {
@@ -40,6 +44,7 @@ impl LabelKind {
         match self {
             LabelKind::Exact => "exact",
             LabelKind::Game => "game",
+            LabelKind::Search => "search",
         }
     }
 }
@@ -49,7 +54,7 @@ impl LabelKind {
 pub struct Sample {
     /// The position, with the side to move.
     pub position: Position,
-    /// The final disc difference for the side to move.
+    /// The disc difference for the side to move (see [`LabelKind`]).
     pub label: i32,
     /// How the label was found.
     pub kind: LabelKind,
@@ -115,7 +120,12 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     let kind = match next("label kind")? {
         "exact" => LabelKind::Exact,
         "game" => LabelKind::Game,
-        other => return Err(format!("'{other}' is not a label kind (exact or game)")),
+        "search" => LabelKind::Search,
+        other => {
+            return Err(format!(
+                "'{other}' is not a label kind (exact, game or search)"
+            ));
+        }
     };
     let game_text = next("game number")?;
     let game = game_text
