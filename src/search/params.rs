@@ -104,9 +104,12 @@ pub const EVAL_ORDER_MIN_EMPTIES: u32 = 15;
 
 /// From this many empties up, the exact solver orders moves by a small search
 /// ([`SEARCH_ORDER_DEPTH`] plies over the evaluation) below each move: the
-/// subtrees there are large enough to repay it (17% fewer nodes on FFO 40–42;
-/// starting at 18, or searching 1 ply, did worse).
-pub const SEARCH_ORDER_MIN_EMPTIES: u32 = 20;
+/// subtrees there are large enough to repay it. When it was written, 20 gave
+/// 17% fewer nodes on FFO 40–42 than no search and 18 did worse; with the
+/// round-4 learned weights 18 does better: FFO 40–49 (one
+/// thread) 1,464 M nodes against 1,562 M at 20 and 1,481 M at 16, and
+/// fforum-20-39 202.5 M against 203.4 M at 20.
+pub const SEARCH_ORDER_MIN_EMPTIES: u32 = 18;
 
 /// Depth of the ordering search above [`SEARCH_ORDER_MIN_EMPTIES`].
 pub const SEARCH_ORDER_DEPTH: u32 = 2;
