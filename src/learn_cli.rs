@@ -93,14 +93,14 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// A pool of `threads` workers (default: one per logical CPU).
-fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, usize::from))
         .build()?)
 }
 
 /// A progress bar on a terminal, nothing elsewhere.
-fn bar(total: u64, what: &str) -> Option<ProgressBar> {
+pub(crate) fn bar(total: u64, what: &str) -> Option<ProgressBar> {
     std::io::stderr().is_terminal().then(|| {
         let b = ProgressBar::new(total);
         b.set_style(

@@ -4,7 +4,6 @@
 //! shares them) or Anti-Reversi.
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
 use mollett::learn::train::read_samples_of;
@@ -13,7 +12,7 @@ use mollett::variant::rules::{Anti, Othello};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
@@ -123,18 +122,9 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
             .open(&args.scores)
             .with_context(|| format!("cannot open {}", args.scores.display()))?,
     );
-    let progress = std::io::stderr().is_terminal().then(|| {
-        let b = ProgressBar::new(todo.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("positions {bar:40} {pos}/{len} {eta}")
-                .expect("a valid template"),
-        );
-        b
-    });
+    let progress = crate::learn_cli::bar(todo.len() as u64, "positions");
     let stop = AtomicBool::new(false);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, usize::from))
-        .build()?;
+    let pool = crate::learn_cli::pool(args.threads)?;
     pool.install(|| {
         todo.par_iter().try_for_each(|&p| -> Result<()> {
             let searched = match args.variant {
