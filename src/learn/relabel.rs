@@ -175,7 +175,6 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: RulesTag) -> anyhow::Result<(u
     let Some((_, held)) = games.split_last() else {
         return Ok((0, 0));
     };
-    let mut bytes = 0u64;
     for (k, g) in held.iter().enumerate() {
         let expected = mine.get(k).map(|m| (m[0].sample.game, m.len()));
         if expected != Some((g[0].sample.game, g.len())) {
@@ -186,12 +185,11 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: RulesTag) -> anyhow::Result<(u
                 g.len()
             );
         }
-        bytes += g
-            .iter()
-            .map(|l| l.to_string().len() as u64 + 1)
-            .sum::<u64>();
     }
-    Ok((held.len(), bytes))
+    // The bytes of the held games' lines as they stand in the file.
+    let lines: usize = held.iter().map(Vec::len).sum();
+    let bytes: usize = whole.split_inclusive('\n').take(lines).map(str::len).sum();
+    Ok((held.len(), bytes as u64))
 }
 
 #[cfg(test)]
