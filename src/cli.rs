@@ -142,6 +142,17 @@ pub enum Command {
     Probcut(crate::probcut_cli::ProbCutArgs),
 }
 
+impl Command {
+    /// Whether the command must refuse to run when the shipped regressions were
+    /// fitted for other weights than the shipped ones. `train` never searches,
+    /// and `probcut` searches full width to fit the regressions that new
+    /// weights need: both must run between changing the weights and refitting
+    /// the regressions, or new weights could never get regressions of their own.
+    pub fn needs_regressions(&self) -> bool {
+        !matches!(self, Command::Train(_) | Command::Probcut(_))
+    }
+}
+
 /// `mollett match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
@@ -248,4 +259,28 @@ pub fn console_commands_help() -> String {
         "Console commands (the engine loop's default dialect):\n  {}",
         lines.join("\n  ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn command(args: &[&str]) -> Command {
+        let cli = Cli::try_parse_from(std::iter::once("mollett").chain(args.iter().copied()))
+            .expect("the arguments parse");
+        cli.command.expect("a subcommand")
+    }
+
+    #[test]
+    fn only_train_and_probcut_run_with_regressions_of_other_weights() {
+        assert!(!command(&["train", "a.txt", "--out", "w.mlw"]).needs_regressions());
+        assert!(
+            !command(&["probcut", "a.txt", "--scores", "s.txt", "--out", "o.mpc"])
+                .needs_regressions()
+        );
+        assert!(command(&["solve", "a.obf"]).needs_regressions());
+        assert!(command(&["relabel", "a.txt", "--out", "b.txt"]).needs_regressions());
+        assert!(command(&["datagen", "--games", "1", "--out", "b.txt"]).needs_regressions());
+    }
 }
