@@ -28,17 +28,30 @@ fn gtp(args: &[&str]) -> Engine {
 #[test]
 fn target_exchange_from_the_notes() {
     // No --protocol: the first line selects GTP.
+    // The moves are the evaluation's choice (the notes show f6 and e6): each
+    // must be legal where it is asked, the first one played and the second not.
     let mut e = Engine::spawn(&["--threads", "1", "--level", "1"]);
     for (line, want) in [
         ("1 boardsize 8", "=1"),
         ("2 clear_board", "=2"),
         ("3 play b f5", "=3"),
-        ("4 genmove w", "=4 f6"),
-        ("reg_genmove b", "= e6"),
-        ("play w d3", "? illegal move"),
     ] {
         assert_eq!(ask(&mut e, line), want, "{line}");
     }
+    let white = ask(&mut e, "4 genmove w");
+    let white = white.strip_prefix("=4 ").expect("a move for id 4");
+    assert!(["d6", "f4", "f6"].contains(&white), "{white}");
+    let black = ask(&mut e, "reg_genmove b");
+    let black = black.strip_prefix("= ").expect("a move");
+    let game = format!("f5{white}{black}");
+    let start = mollett::Position::START;
+    assert!(
+        mollett::format::transcript::parse_transcript(start, &game).is_ok(),
+        "{game}"
+    );
+    // reg_genmove played nothing: Black's move is still free, d3 is not White's.
+    assert_eq!(ask(&mut e, "play w d3"), "? illegal move");
+    assert_eq!(ask(&mut e, &format!("play b {black}")), "=");
     e.send("quit");
     assert_eq!(response(&mut e), ["="]);
     let (status, rest) = e.wait_exit(Duration::from_secs(2));
