@@ -108,7 +108,7 @@ fn diff(a: u64, b: u64) -> i32 {
 
 /// How many discs `b` has fewer than [`WIPEOUT_DISCS`] (zero if it has as many).
 #[inline(always)]
-fn shortfall(b: u64) -> i32 {
+pub(crate) fn shortfall(b: u64) -> i32 {
     WIPEOUT_DISCS.saturating_sub(b.count_ones()) as i32
 }
 

@@ -26,6 +26,7 @@
 //! at all its symmetric places with shared weights, so the evaluation is exactly
 //! antisymmetric and invariant under the eight symmetries, whatever the weights.
 
+use super::features::shortfall;
 use super::pattern::{self, Canon, PATTERNS, pow3};
 use super::weights::DISC_FREE_EMPTIES;
 use super::{EVAL_MAX, wfile};
@@ -377,16 +378,15 @@ pub fn check_embedded() -> Result<(), wfile::WeightsError> {
     Ok(())
 }
 
-/// Centi-discs per disc a side has fewer than [`WIPEOUT_GUARD_DISCS`], mover
+/// Centi-discs per disc a side has fewer than [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) (the
+/// hand-written evaluation's threshold, measured there: 4 left a third of its
+/// wipe-outs), mover
 /// minus opponent, added to the learned Othello evaluation: self-play data holds
 /// almost no positions near a wipe-out, so the fitted tables cannot see one
 /// coming past the horizon. Without it the disc counter wiped out the round-5
 /// weights at depth 4 with 31 empties left (seed experiment, game 17) and won
 /// 3 of 400 level-4 games from random openings; with it, none.
 pub const WIPEOUT_GUARD: i32 = 300;
-/// Disc count below which [`WIPEOUT_GUARD`] applies (the hand-written
-/// evaluation's threshold, measured there: 4 left a third of its wipe-outs).
-pub const WIPEOUT_GUARD_DISCS: u32 = 6;
 /// Empties at or below which [`WIPEOUT_GUARD`] applies: in the first ten moves
 /// a side with under six discs is the normal course of a game (one disc after
 /// the first move), and guarding there cost the round-4 weights a seed
@@ -394,15 +394,14 @@ pub const WIPEOUT_GUARD_DISCS: u32 = 6;
 pub const WIPEOUT_GUARD_EMPTIES: u32 = 50;
 
 /// [`WIPEOUT_GUARD`] for `board`: zero unless a side has fewer than
-/// [`WIPEOUT_GUARD_DISCS`] discs with at most [`WIPEOUT_GUARD_EMPTIES`] empty
+/// [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) discs with at most [`WIPEOUT_GUARD_EMPTIES`] empty
 /// squares; antisymmetric and symmetric like the rest.
 #[inline(always)]
 pub fn wipeout_guard(board: &Board) -> i32 {
     if board.empties() > WIPEOUT_GUARD_EMPTIES {
         return 0;
     }
-    let short = |b: u64| WIPEOUT_GUARD_DISCS.saturating_sub(b.count_ones()) as i32;
-    WIPEOUT_GUARD * (short(board.opponent) - short(board.player))
+    WIPEOUT_GUARD * (shortfall(board.opponent) - shortfall(board.player))
 }
 
 /// The learned Othello evaluation of `board` (see the module documentation),
