@@ -19,10 +19,9 @@ use super::busy::BusyTable;
 use super::last_empties::odd_quadrants;
 use super::midgame::PASS;
 use super::params::{
-    ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, EVAL_ORDER_MIN_EMPTIES,
-    FASTEST_FIRST_MIN_EMPTIES, ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SEARCH_ORDER_MIN_EMPTIES,
-    SHALLOW_EMPTIES, SOLVER_PARITY_BONUS, STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL,
-    stability_threshold,
+    ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
+    ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SHALLOW_EMPTIES, SOLVER_PARITY_BONUS,
+    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
 };
 use super::stack::Stack;
 use super::watch::{Watch, Watched, exact_bounds};
@@ -253,10 +252,10 @@ fn move_key<K: Kernel, R: Rules>(
     odd: u64,
     empties: u32,
 ) -> i32 {
-    let by_evaluation = R::SOLVER_ORDER.by_evaluation;
-    if by_evaluation && empties >= SEARCH_ORDER_MIN_EMPTIES {
+    let order = R::SOLVER_ORDER;
+    if empties >= order.search_min_empties {
         -shallow_value(k, s, child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
-    } else if by_evaluation && empties >= EVAL_ORDER_MIN_EMPTIES {
+    } else if empties >= order.eval_min_empties {
         s.nodes += 1;
         -R::order_value(k, child)
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {

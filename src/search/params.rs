@@ -182,10 +182,16 @@ pub struct SolverOrder {
     pub corner_bonus: i32,
     /// Malus per disc the mover owns after the move.
     pub disc_weight: i32,
-    /// Whether deep nodes order by the evaluation ([`EVAL_ORDER_MIN_EMPTIES`],
-    /// [`SEARCH_ORDER_MIN_EMPTIES`]) rather than by the fastest-first key alone.
-    pub by_evaluation: bool,
+    /// From this many empties up, a move's key is the evaluation
+    /// (`Rules::order_value`) of the position after it ([`NEVER`]: no such band).
+    pub eval_min_empties: u32,
+    /// From this many empties up, a move's key is a small search
+    /// ([`SEARCH_ORDER_DEPTH`] plies) over that evaluation.
+    pub search_min_empties: u32,
 }
+
+/// An empties count no position has: a band of [`SolverOrder`] that never starts.
+pub const NEVER: u32 = u32::MAX;
 
 /// Othello's (and historical Reversi's) solver ordering: a corner reply
 /// counts twice, taking a corner is a tie-break, the evaluation orders the
@@ -194,24 +200,36 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: 1,
     corner_bonus: SOLVER_CORNER_BONUS,
     disc_weight: 0,
-    by_evaluation: true,
+    eval_min_empties: EVAL_ORDER_MIN_EMPTIES,
+    search_min_empties: SEARCH_ORDER_MIN_EMPTIES,
 };
 
 /// Anti-Reversi's solver ordering, where owning discs (corners above all) is
 /// what loses: corner replies count as any reply, taking a corner costs a
-/// reply, each disc the move leaves the mover a quarter reply, and no
-/// evaluation (the Anti-Reversi evaluation ordered worse than fastest-first
-/// alone: 409 M against 317 M nodes on `fforum-20-39` #18). Measured on
-/// `fforum-20-39` #1–12, one thread: 1,431 M nodes with Othello's ordering,
-/// 210 M with this one (Othello's rules: 66 M). Each change counted: corner
-/// replies at 1 extra, 0, -1 gave 370, 276, 204 M on six of them; the corner
-/// bonus at +8, -8 ... -32 gave 204 against 149–150 M; the disc malus 0, 2–5, 8
-/// gave 107, 80, 90 M (together with the evaluation off).
+/// reply, each disc the move leaves the mover a quarter reply. The evaluation
+/// alone never orders (the hand-written Anti-Reversi evaluation ordered worse
+/// than fastest-first: 409 M against 317 M nodes on `fforum-20-39` #18), but
+/// from [`SEARCH_ORDER_MIN_EMPTIES`] up a small search over the learned
+/// Anti-Reversi evaluation does. Measured on `fforum-20-39` #1–12, one thread:
+/// 1,431 M nodes with Othello's ordering, 210 M with this one's fastest-first
+/// key (Othello's rules: 66 M). Each change counted: corner replies at 1 extra,
+/// 0, -1 gave 370, 276, 204 M on six of them; the corner bonus at +8, -8 ...
+/// -32 gave 204 against 149–150 M; the disc malus 0, 2–5, 8 gave 107, 80, 90 M
+/// (together with the evaluation off). The search band (learned evaluation,
+/// `fforum-20-39` with Anti-Reversi's selective passes, one thread; #1–12 /
+/// #13–18 / #19): none 148.0 / 216.5 / 1,192.6 M nodes; from 22 empties 148.0
+/// / 216.5 / 1,109.4 M; from 20, 148.0 / 215.2 / 1,031.0 M; from 18, 152.8 /
+/// 212.3 / 927.6 M; from 16, 151.4 / 204.4 / 879.4 M but slower (each node of
+/// the small search is counted, and evaluates); from 18 at 1 or 3 plies,
+/// 966.7 / 1,045.2 M on #19 (from 22). The learned evaluation alone from 15
+/// empties as Othello's order does, then the search from 18: 163.6 / 227.8 /
+/// 1,011.2 M.
 pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: -1,
     corner_bonus: -ORDER_MOBILITY_WEIGHT,
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
-    by_evaluation: false,
+    eval_min_empties: NEVER,
+    search_min_empties: SEARCH_ORDER_MIN_EMPTIES,
 };
 
 // ---------------------------------------------------------------------------
