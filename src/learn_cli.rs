@@ -4,7 +4,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
-use mollett::eval::wfile::RulesTag;
+use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::datagen::{DatagenRequest, Shard};
 use mollett::learn::relabel::{RelabelRequest, run_relabel as run_relabel_file};
 use mollett::learn::train::{TrainRequest, train_files};
@@ -250,6 +250,11 @@ pub struct TrainArgs {
     /// disc of error; above 0 (a weight that no position sets is then 0).
     #[arg(long, default_value_t = 2.0, value_parser = parse_ridge)]
     pub ridge: f64,
+    /// A weights file of the same rules to start from and regularise towards
+    /// (the ridge then pulls each weight to the prior's value instead of to 0):
+    /// a new round of data refines earlier weights without their data.
+    #[arg(long, value_name = "FILE")]
+    pub prior: Option<PathBuf>,
 }
 
 /// Runs `mollett train`.
@@ -257,6 +262,17 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
     if args.iterations == 0 {
         bail!("--iterations must be at least 1");
     }
+    let prior = match &args.prior {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Some(
+                wfile::parse_for(&bytes, args.variant)
+                    .with_context(|| format!("--prior {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let req = TrainRequest {
         rules: args.variant,
         seed: args.seed,
@@ -264,6 +280,7 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
         iterations: args.iterations,
         ridge: args.ridge,
         note: std::env::args().collect::<Vec<_>>().join(" "),
+        prior,
     };
     let progress = bar(u64::from(args.iterations), "iterations");
     let report = train_files(

@@ -43,6 +43,11 @@ pub struct TrainRequest {
     pub ridge: f64,
     /// Written into the weights file: how it was made.
     pub note: String,
+    /// Weights to start from and to regularise towards: the fit minimises
+    /// Σ (eval(x) − label)² + λ Σ (w − prior)², so that what earlier data taught
+    /// a weight stays where the new data says little about it (the data of
+    /// earlier rounds need not be kept). `None`: the prior is 0.
+    pub prior: Option<WeightsFile>,
 }
 
 /// The phases (by empties) the error is reported for.
@@ -310,9 +315,31 @@ pub fn train(
 
     let zero = vec![0.0; data.rows.len()];
     let (base_phase, base_test, _) = errors(&data, &zero);
-    // b = Xᵀy; the preconditioner is diag(XᵀX) + λ.
-    let labels: Vec<f64> = data.rows.iter().map(|r| f64::from(r.label)).collect();
-    let b = data.scatter(layout, Some(&|i| labels[i]));
+    // With a prior w₀ the unknown is d = w − w₀: (XᵀX + λI) d = Xᵀ(y − Xw₀).
+    let (w0, pred0) = match &req.prior {
+        Some(prior) => {
+            let w0: Vec<Vec<f64>> = prior
+                .anchors
+                .iter()
+                .map(|a| a.iter().map(|&x| f64::from(x) / f64::from(DISC)).collect())
+                .collect();
+            let pred0 = data.times(layout, &w0);
+            let (_, test, train) = errors(&data, &pred0);
+            log(&format!(
+                "prior: train {train:.3} held-out {test:.3} discs (0 predicts {base_test:.3})"
+            ));
+            (w0, pred0)
+        }
+        None => (vec![vec![0.0; layout.len]; ANCHORS], zero.clone()),
+    };
+    // b = Xᵀ(y − Xw₀); the preconditioner is diag(XᵀX) + λ.
+    let residuals: Vec<f64> = data
+        .rows
+        .iter()
+        .zip(&pred0)
+        .map(|(r, p)| f64::from(r.label) - p)
+        .collect();
+    let b = data.scatter(layout, Some(&|i| residuals[i]));
     let diag = data.scatter(layout, None);
     let precondition = |r: &[Vec<f64>]| -> Vec<Vec<f64>> {
         r.iter()
@@ -325,8 +352,8 @@ pub fn train(
             })
             .collect()
     };
-    let mut w = vec![vec![0.0; layout.len]; ANCHORS];
-    let mut pred = zero;
+    let mut w = w0;
+    let mut pred = pred0;
     let mut r = b;
     let mut z = precondition(&r);
     let mut p = z.clone();
@@ -413,18 +440,24 @@ mod tests {
         (0..80).flat_map(|g| play_game(&req, g).unwrap()).collect()
     }
 
-    #[test]
-    fn the_fit_lowers_the_held_out_error_and_replays_bit_for_bit() {
-        let data = samples();
-        assert!(data.len() > 3000);
-        let req = TrainRequest {
+    /// The fit the tests run: Othello, 20 % held out, 12 iterations, no prior.
+    fn test_request(note: &str) -> TrainRequest {
+        TrainRequest {
             rules: RulesTag::Othello,
             seed: 1,
             holdout_percent: 20,
             iterations: 12,
             ridge: 5.0,
-            note: "test".into(),
-        };
+            note: note.into(),
+            prior: None,
+        }
+    }
+
+    #[test]
+    fn the_fit_lowers_the_held_out_error_and_replays_bit_for_bit() {
+        let data = samples();
+        assert!(data.len() > 3000);
+        let req = test_request("test");
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -451,15 +484,26 @@ mod tests {
         assert!(after < 0.7 * before, "0-9 empties: {after} vs {before}");
         // The engine's evaluation with the written file is the fitted function:
         // its held-out error matches the fit's, up to the rounding to centi-discs.
-        let tables = crate::eval::learned::Tables::expand(&file.anchors);
-        let held: Vec<&Sample> = data
+        let (lo, hi) = REPORT_PHASES[2];
+        let phase: Vec<&Sample> = data
             .iter()
             .filter(|s| is_held_out(&s.board(), req.seed, req.holdout_percent))
-            .collect();
-        let (lo, hi) = REPORT_PHASES[2];
-        let phase: Vec<f64> = held
-            .iter()
             .filter(|s| (lo..=hi).contains(&s.board().empties()))
+            .collect();
+        let mae = engine_mae(&file, &phase);
+        assert!(
+            (mae - one.holdout_mae[2].1).abs() < 0.05,
+            "{mae} vs {:?}",
+            one.holdout_mae[2]
+        );
+    }
+
+    /// The mean absolute error in discs of the engine's evaluation with `file`
+    /// on `samples`.
+    fn engine_mae(file: &WeightsFile, samples: &[&Sample]) -> f64 {
+        let tables = crate::eval::learned::Tables::expand(&file.anchors);
+        let sum: f64 = samples
+            .iter()
             .map(|s| {
                 let v = tables.evaluate_with(
                     crate::board::movegen::Portable,
@@ -468,13 +512,54 @@ mod tests {
                 );
                 (f64::from(v) / f64::from(DISC) - f64::from(s.label)).abs()
             })
-            .collect();
-        let mae = phase.iter().sum::<f64>() / phase.len() as f64;
-        assert!(
-            (mae - one.holdout_mae[2].1).abs() < 0.05,
-            "{mae} vs {:?}",
-            one.holdout_mae[2]
+            .sum();
+        sum / samples.len() as f64
+    }
+
+    #[test]
+    fn a_prior_is_where_the_fit_starts_and_what_it_is_pulled_towards() {
+        let data = samples();
+        let (old, new) = data.split_at(data.len() / 2);
+        let req = test_request("prior test");
+        let fit = |samples: &[Sample], req: &TrainRequest| {
+            wfile::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
+        };
+        let first = fit(old, &req);
+        let with_prior = TrainRequest {
+            prior: Some(first.clone()),
+            ..req.clone()
+        };
+        // An overwhelming ridge keeps every weight at the prior, bit for bit.
+        let pinned = fit(
+            new,
+            &TrainRequest {
+                ridge: 1e12,
+                ..with_prior.clone()
+            },
         );
+        assert_eq!(pinned.anchors, first.anchors);
+        // Fitted on the new half from the prior, the weights keep what the old
+        // half taught: on every held-out position they beat the fit of the new
+        // half alone, and on the new half's own they are no worse than the prior.
+        let both = fit(new, &with_prior);
+        let alone = fit(new, &req);
+        assert_ne!(
+            both.anchors, first.anchors,
+            "the new data moved the weights"
+        );
+        let held = |part: &[Sample]| -> Vec<Sample> {
+            part.iter()
+                .filter(|s| is_held_out(&s.board(), req.seed, req.holdout_percent))
+                .cloned()
+                .collect()
+        };
+        let (held_old, held_new) = (held(old), held(new));
+        let all: Vec<&Sample> = held_old.iter().chain(&held_new).collect();
+        let news: Vec<&Sample> = held_new.iter().collect();
+        let (e_both, e_alone) = (engine_mae(&both, &all), engine_mae(&alone, &all));
+        assert!(e_both < e_alone, "{e_both} !< {e_alone}");
+        let (e_new, e_prior) = (engine_mae(&both, &news), engine_mae(&first, &news));
+        assert!(e_new < e_prior, "{e_new} !< {e_prior}");
     }
 
     #[test]
@@ -511,6 +596,7 @@ mod tests {
             iterations: 2,
             ridge: 5.0,
             note: "anti test".into(),
+            prior: None,
         };
         let files = [path.clone()];
         let e = train_files(&files, &treq, &mut |_| {}, &mut |_| {}).unwrap_err();
