@@ -151,6 +151,14 @@ impl Command {
     pub fn needs_regressions(&self) -> bool {
         !matches!(self, Command::Train(_) | Command::Probcut(_))
     }
+
+    /// Whether the command must refuse to run when the shipped weights do not
+    /// fit this build's pattern layout. `train` never evaluates with them (a
+    /// `--prior` file is checked on its own): after a change of the pattern set
+    /// it is what fits the first weights file of the new layout.
+    pub fn needs_weights(&self) -> bool {
+        !matches!(self, Command::Train(_))
+    }
 }
 
 /// `mollett match`.
@@ -282,5 +290,18 @@ mod tests {
         assert!(command(&["solve", "a.obf"]).needs_regressions());
         assert!(command(&["relabel", "a.txt", "--out", "b.txt"]).needs_regressions());
         assert!(command(&["datagen", "--games", "1", "--out", "b.txt"]).needs_regressions());
+    }
+
+    #[test]
+    fn only_train_runs_with_weights_of_another_pattern_layout() {
+        assert!(!command(&["train", "a.txt", "--out", "w.mlw"]).needs_weights());
+        for args in [
+            &["probcut", "a.txt", "--scores", "s.txt", "--out", "o.mpc"][..],
+            &["solve", "a.obf"],
+            &["relabel", "a.txt", "--out", "b.txt"],
+            &["datagen", "--games", "1", "--out", "b.txt"],
+        ] {
+            assert!(command(args).needs_weights(), "{args:?}");
+        }
     }
 }

@@ -225,8 +225,10 @@ fn run(cli: Cli) -> Result<bool> {
     // A damaged or mismatched weights file stops every command at start-up,
     // before it could evaluate anything with it; so do regressions fitted for
     // other weights, before a selective search could fall back to full width
-    // (except in the commands that make new weights their regressions).
-    mollett::eval::learned::check_embedded()?;
+    // (except in the commands that make new weights or their regressions).
+    if cli.command.as_ref().is_none_or(Command::needs_weights) {
+        mollett::eval::learned::check_embedded()?;
+    }
     if cli.command.as_ref().is_none_or(Command::needs_regressions) {
         mollett::search::probcut::check_embedded().map_err(anyhow::Error::msg)?;
     }

@@ -516,7 +516,7 @@ mod tests {
                 instances.push(inst);
             }
         }
-        assert_eq!(instances.len(), 46);
+        assert_eq!(instances.len(), pattern::VIEW_COUNT);
         assert_eq!(images(0x8040_2010_0804_0201)[4], 0x8040_2010_0804_0201);
         for s in 0..8 {
             assert_eq!(

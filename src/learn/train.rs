@@ -19,7 +19,7 @@ use crate::eval::DISC;
 use crate::eval::learned::{
     ANCHOR_STEP, ANCHORS, Counts, Layout, anchor_counts_discs, anchor_of, for_each_view,
 };
-use crate::eval::pattern::pext_portable;
+use crate::eval::pattern::{VIEW_COUNT, pext_portable};
 use crate::eval::wfile::{self, RulesTag, WeightsFile};
 use crate::rng::Rng;
 use anyhow::{Context, Result};
@@ -70,7 +70,7 @@ pub struct TrainReport {
 #[derive(Clone, Copy, Debug)]
 struct Row {
     /// Configuration of each view, in the layout's order.
-    views: [u16; 46],
+    views: [u16; VIEW_COUNT],
     counts: Counts,
     empties: u8,
     label: i8,
@@ -80,7 +80,7 @@ struct Row {
 impl Row {
     fn of(s: &Sample, seed: u64, holdout_percent: u32) -> Row {
         let board = s.board();
-        let mut views = [0u16; 46];
+        let mut views = [0u16; VIEW_COUNT];
         let mut n = 0;
         for_each_view(pext_portable, &board, |_, c| {
             views[n] = c as u16;
