@@ -206,30 +206,26 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 
 /// Anti-Reversi's solver ordering, where owning discs (corners above all) is
 /// what loses: corner replies count as any reply, taking a corner costs a
-/// reply, each disc the move leaves the mover a quarter reply. The evaluation
-/// alone never orders (the hand-written Anti-Reversi evaluation ordered worse
-/// than fastest-first: 409 M against 317 M nodes on `fforum-20-39` #18), but
-/// from [`SEARCH_ORDER_MIN_EMPTIES`] up a small search over the learned
-/// Anti-Reversi evaluation does. Measured on `fforum-20-39` #1–12, one thread:
-/// 1,431 M nodes with Othello's ordering, 210 M with this one's fastest-first
-/// key (Othello's rules: 66 M). Each change counted: corner replies at 1 extra,
-/// 0, -1 gave 370, 276, 204 M on six of them; the corner bonus at +8, -8 ...
-/// -32 gave 204 against 149–150 M; the disc malus 0, 2–5, 8 gave 107, 80, 90 M
-/// (together with the evaluation off). The search band (learned evaluation,
-/// `fforum-20-39` with Anti-Reversi's selective passes, one thread; #1–12 /
-/// #13–18 / #19): none 148.0 / 216.5 / 1,192.6 M nodes; from 22 empties 148.0
-/// / 216.5 / 1,109.4 M; from 20, 148.0 / 215.2 / 1,031.0 M; from 18, 152.8 /
-/// 212.3 / 927.6 M; from 16, 151.4 / 204.4 / 879.4 M but slower (each node of
-/// the small search is counted, and evaluates); from 18 at 1 or 3 plies,
-/// 966.7 / 1,045.2 M on #19 (from 22). The learned evaluation alone from 15
-/// empties as Othello's order does, then the search from 18: 163.6 / 227.8 /
-/// 1,011.2 M.
+/// reply, each disc the move leaves the mover a quarter reply, and no
+/// evaluation band. Measured on `fforum-20-39` #1–12, one thread: 1,431 M
+/// nodes with Othello's ordering, 210 M with this one (Othello's rules: 66 M).
+/// Each change counted: corner replies at 1 extra, 0, -1 gave 370, 276, 204 M
+/// on six of them; the corner bonus at +8, -8 ... -32 gave 204 against
+/// 149–150 M; the disc malus 0, 2–5, 8 gave 107, 80, 90 M (together with the
+/// evaluation off). The hand-written Anti-Reversi evaluation ordered worse
+/// than fastest-first alone (409 M against 317 M nodes on #18). The learned
+/// one (with Anti-Reversi's selective passes; #1–12 / #13–18 / #19 / #20, in
+/// M nodes; fastest-first alone: 148.0 / 216.5 / 1,192.6 / 23,479): as a key
+/// from 15 empties and a 2-ply search from 18, 163.6 / 227.8 / 1,011.2 on the
+/// first three; the search alone from 22, 20, 18 or 16 empties, 1,109.4,
+/// 1,031.0, 927.6 and 879.4 on #19, but from 18 it took #20 to 33,421: more
+/// in all (34,714 against 25,036), so the band stays off.
 pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: -1,
     corner_bonus: -ORDER_MOBILITY_WEIGHT,
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
     eval_min_empties: NEVER,
-    search_min_empties: SEARCH_ORDER_MIN_EMPTIES,
+    search_min_empties: NEVER,
 };
 
 // ---------------------------------------------------------------------------
