@@ -218,8 +218,8 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 /// M nodes; fastest-first alone: 148.0 / 216.5 / 1,192.6 / 23,479): as a key
 /// from 15 empties and a 2-ply search from 18, 163.6 / 227.8 / 1,011.2 on the
 /// first three; the search alone from 22, 20, 18 or 16 empties, 1,109.4,
-/// 1,031.0, 927.6 and 879.4 on #19, but from 18 it took #20 to 33,421: more
-/// in all (34,714 against 25,036), so the band stays off.
+/// 1,031.0, 927.6 and 879.4 on #19, but from 18 it took #20 to 33,421 (from
+/// 22: 31,576): more in all (34,714 against 25,036), so the band stays off.
 pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: -1,
     corner_bonus: -ORDER_MOBILITY_WEIGHT,
