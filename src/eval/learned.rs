@@ -378,10 +378,10 @@ pub fn check_embedded() -> Result<(), wfile::WeightsError> {
     Ok(())
 }
 
-/// Centi-discs per disc a side has fewer than [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) (the
-/// hand-written evaluation's threshold, measured there: 4 left a third of its
-/// wipe-outs), mover
-/// minus opponent, added to the learned Othello evaluation: self-play data holds
+/// Centi-discs per disc a side has fewer than
+/// [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) (the hand-written
+/// evaluation's threshold, measured there: 4 left a third of its wipe-outs),
+/// mover minus opponent, added to the learned Othello evaluation: self-play data holds
 /// almost no positions near a wipe-out, so the fitted tables cannot see one
 /// coming past the horizon. Without it the disc counter wiped out the round-5
 /// weights at depth 4 with 31 empties left (seed experiment, game 17) and won
@@ -394,8 +394,9 @@ pub const WIPEOUT_GUARD: i32 = 300;
 pub const WIPEOUT_GUARD_EMPTIES: u32 = 50;
 
 /// [`WIPEOUT_GUARD`] for `board`: zero unless a side has fewer than
-/// [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) discs with at most [`WIPEOUT_GUARD_EMPTIES`] empty
-/// squares; antisymmetric and symmetric like the rest.
+/// [`WIPEOUT_DISCS`](super::weights::WIPEOUT_DISCS) discs with at most
+/// [`WIPEOUT_GUARD_EMPTIES`] empty squares; antisymmetric and symmetric like the
+/// rest.
 #[inline(always)]
 pub fn wipeout_guard(board: &Board) -> i32 {
     if board.empties() > WIPEOUT_GUARD_EMPTIES {
