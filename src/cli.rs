@@ -137,6 +137,10 @@ pub enum Command {
     Relabel(crate::learn_cli::RelabelArgs),
     /// Fit the learned evaluation's weights to `datagen` files.
     Train(crate::learn_cli::TrainArgs),
+    /// Pack training files into one game per line (for keeping; `.gz` compresses).
+    Pack(crate::learn_cli::PackArgs),
+    /// Unpack a packed training file into position lines.
+    Unpack(crate::learn_cli::UnpackArgs),
     /// Fit the Multi-ProbCut regressions: search `datagen` positions at every
     /// depth (resumable), fit deep against shallow scores per depth and phase.
     Probcut(crate::probcut_cli::ProbCutArgs),
@@ -149,7 +153,10 @@ impl Command {
     /// weights need: both must run between changing the weights and refitting
     /// the regressions, or new weights could never get regressions of their own.
     pub fn needs_regressions(&self) -> bool {
-        !matches!(self, Command::Train(_) | Command::Probcut(_))
+        !matches!(
+            self,
+            Command::Train(_) | Command::Probcut(_) | Command::Pack(_) | Command::Unpack(_)
+        )
     }
 
     /// Whether the command must refuse to run when the shipped weights do not
@@ -157,7 +164,10 @@ impl Command {
     /// `--prior` file is checked on its own): after a change of the pattern set
     /// it is what fits the first weights file of the new layout.
     pub fn needs_weights(&self) -> bool {
-        !matches!(self, Command::Train(_))
+        !matches!(
+            self,
+            Command::Train(_) | Command::Pack(_) | Command::Unpack(_)
+        )
     }
 }
 

@@ -6,10 +6,11 @@ use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
 use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::datagen::{DatagenRequest, Shard};
+use mollett::learn::pack;
 use mollett::learn::relabel::{RelabelRequest, run_relabel as run_relabel_file};
 use mollett::learn::train::{TrainRequest, train_files};
 use mollett::variant::Variant;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 
 /// `mollett datagen`.
@@ -306,6 +307,67 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
         args.out.display(),
         report.bytes.len()
     );
+    Ok(())
+}
+
+/// `mollett pack`.
+#[derive(clap::Args, Debug)]
+pub struct PackArgs {
+    /// Training files (position lines, or packed) whose games to pack, in order;
+    /// each game's lines must be consecutive.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The packed file to write (name it `.mpk`, or `.mpk.gz` to compress it);
+    /// it must not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// Runs `mollett pack`.
+pub fn run_pack(args: PackArgs) -> Result<()> {
+    if !pack::is_packed(&args.out) {
+        bail!(
+            "{}: a packed file's name ends in .mpk or .mpk.gz (so that readers know it)",
+            args.out.display()
+        );
+    }
+    let mut out = pack::create(&args.out)?;
+    let (games, positions) = pack::pack_files(&args.data, &mut out)?;
+    out.flush()
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    drop(out);
+    eprintln!(
+        "pack: {games} games, {positions} positions in {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `mollett unpack`.
+#[derive(clap::Args, Debug)]
+pub struct UnpackArgs {
+    /// A packed training file (`.mpk` or `.mpk.gz`).
+    pub data: PathBuf,
+    /// The file of position lines to write (default: standard output); it must
+    /// not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `mollett unpack`.
+pub fn run_unpack(args: UnpackArgs) -> Result<()> {
+    if !pack::is_packed(&args.data) {
+        bail!(
+            "{}: not a packed file (its name must end in .mpk or .mpk.gz)",
+            args.data.display()
+        );
+    }
+    let mut out: Box<dyn std::io::Write> = match &args.out {
+        Some(path) => pack::create(path)?,
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    pack::for_each_line(&args.data, |line| Ok(writeln!(out, "{line}")?))?;
+    out.flush()?;
     Ok(())
 }
 

@@ -271,6 +271,8 @@ fn run(cli: Cli) -> Result<bool> {
         Some(Command::Datagen(args)) => learn_cli::run_datagen(args).map(|()| true),
         Some(Command::Relabel(args)) => learn_cli::run_relabel(args).map(|()| true),
         Some(Command::Train(args)) => learn_cli::run_train(args).map(|()| true),
+        Some(Command::Pack(args)) => learn_cli::run_pack(args).map(|()| true),
+        Some(Command::Unpack(args)) => learn_cli::run_unpack(args).map(|()| true),
         Some(Command::Probcut(args)) => probcut_cli::run_probcut(args).map(|()| true),
         None => run_loop(cli.engine).map(|()| true),
     }

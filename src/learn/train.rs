@@ -14,7 +14,7 @@
 //! bit. A share of the positions, chosen by a seeded hash of the position, is
 //! held out: it is never fitted and measures the error as the fit goes.
 
-use super::sample::{Sample, parse_line};
+use super::sample::Sample;
 use crate::eval::DISC;
 use crate::eval::learned::{
     ANCHOR_STEP, ANCHORS, Counts, Layout, anchor_counts_discs, anchor_of, for_each_view,
@@ -22,9 +22,8 @@ use crate::eval::learned::{
 use crate::eval::pattern::{VIEW_COUNT, pext_portable};
 use crate::eval::wfile::{self, RulesTag, WeightsFile};
 use crate::rng::Rng;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 /// How to fit.
@@ -139,30 +138,23 @@ pub fn read_samples(files: &[PathBuf]) -> Result<Vec<Sample>> {
     read_samples_of(files, RulesTag::Othello)
 }
 
-/// Reads every sample of `files`, in order; a line of other rules than
-/// `rules` is an error (Othello and Anti-Reversi data never mix).
+/// Reads every sample of `files` (position lines or packed games, see
+/// [`super::pack`]), in order; a position of other rules than `rules` is an error (Othello and Anti-Reversi data never mix).
 pub fn read_samples_of(files: &[PathBuf], rules: RulesTag) -> Result<Vec<Sample>> {
     let mut out = Vec::new();
     for path in files {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let l = parse_line(&line)
-                .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
+        super::pack::for_each_line(path, |l| {
             anyhow::ensure!(
                 l.rules == rules,
-                "{}: line {}: a position of {} data, where {} data is expected",
+                "{}: game {}: a position of {} data, where {} data is expected",
                 path.display(),
-                i + 1,
+                l.sample.game,
                 l.rules.name(),
                 rules.name()
             );
             out.push(l.sample);
-        }
+            Ok(())
+        })?;
     }
     Ok(out)
 }
