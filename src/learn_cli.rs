@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
 use mollett::eval::wfile::{self, RulesTag};
-use mollett::learn::datagen::{DatagenRequest, Shard};
+use mollett::learn::datagen::{DatagenRequest, Labels, Shard};
 use mollett::learn::pack;
 use mollett::learn::relabel::{RelabelRequest, run_relabel as run_relabel_file};
 use mollett::learn::train::{TrainRequest, train_files};
@@ -44,6 +44,14 @@ pub struct DatagenArgs {
     /// Midgame search depth of both sides.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
+    /// The midgame search's selectivity, 73..100 (100: full width).
+    #[arg(long, default_value = "100", value_name = "PERCENT")]
+    pub selectivity: mollett::search::Selectivity,
+    /// The midgame positions' labels: `game` (the game's final result) or
+    /// `search` (the score of the search of the position, as `relabel` gives;
+    /// random moves' positions are searched too).
+    #[arg(long, default_value = "game", value_parser = parse_labels)]
+    pub labels: LabelsArg,
     /// From this many empties on every move is an exact solve (exact labels).
     #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
     pub exact_empties: u32,
@@ -60,6 +68,19 @@ pub struct DatagenArgs {
     /// depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+}
+
+/// The `--labels` of `datagen`.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelsArg(Labels);
+
+/// Parses `game` or `search`.
+fn parse_labels(s: &str) -> Result<LabelsArg, String> {
+    match s {
+        "game" => Ok(LabelsArg(Labels::Game)),
+        "search" => Ok(LabelsArg(Labels::Search)),
+        _ => Err(format!("'{s}' is not a kind of label (game or search)")),
+    }
 }
 
 /// Parses a variant that has weights of its own: othello or anti.
@@ -128,6 +149,8 @@ pub fn run_datagen(args: DatagenArgs) -> Result<()> {
         openings,
         random_moves: args.random_moves,
         depth: args.depth,
+        selectivity: args.selectivity,
+        labels: args.labels.0,
         exact_empties: args.exact_empties,
         noise_per_mille: args.noise,
         eval: args.eval,

@@ -12,7 +12,10 @@
 //! replaced by a random one (the noise that keeps games from converging). From
 //! [`DatagenRequest::exact_empties`] empties on, every move is an exact solve:
 //! those positions get their true value as label ([`LabelKind::Exact`]); earlier
-//! ones get the game's final result ([`LabelKind::Game`]).
+//! ones get the game's final result ([`LabelKind::Game`]), or with
+//! [`Labels::Search`] the score of the search that chose the move (every such
+//! position is searched, a random move's too: [`LabelKind::Search`], the label
+//! `relabel` would give it, without a second search of every position).
 //!
 //! Under Anti-Reversi ([`RulesTag::Anti`]) the games are the same kind of
 //! self-play with that variant's search and scoring (the fewer discs win), and
@@ -25,7 +28,7 @@ use crate::eval::EvalKind;
 use crate::eval::wfile::RulesTag;
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::search::{Limits, SearchRequest, SearchResult, search_under};
+use crate::search::{Limits, SearchRequest, SearchResult, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use crate::variant::rules::{Anti, Othello, Rules};
 use std::sync::atomic::AtomicBool;
@@ -75,6 +78,15 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// What labels the midgame positions of a job get (exact ones are always exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// The game's final result for the side to move.
+    Game,
+    /// The score of the position's own search, in whole discs.
+    Search,
+}
+
 /// How to play and label the games of a job.
 #[derive(Clone, Debug)]
 pub struct DatagenRequest {
@@ -88,6 +100,10 @@ pub struct DatagenRequest {
     pub random_moves: (u32, u32),
     /// Midgame search depth of both sides.
     pub depth: u32,
+    /// How sure the midgame search's Multi-ProbCut cuts must be.
+    pub selectivity: Selectivity,
+    /// What labels the midgame positions get.
+    pub labels: Labels,
     /// From this many empties on every move is an exact solve.
     pub exact_empties: u32,
     /// Chance, in parts per thousand, that a midgame move is a random one.
@@ -117,7 +133,7 @@ fn search_as<R: Rules<Pos = Board>>(
             depth: req.depth,
             exact_empties: req.exact_empties,
             wld_empties: req.exact_empties,
-            selectivity: crate::search::Selectivity::FULL,
+            selectivity: req.selectivity,
         },
         eval: req.eval,
         seed,
@@ -158,8 +174,9 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
     };
     let (lo, hi) = req.random_moves;
     let mut random_left = lo + rng.below(u64::from(hi.saturating_sub(lo)) + 1) as u32;
-    // Each position with whether its label is exact and, if so, the value.
-    let mut seen: Vec<(Position, Option<i32>)> = Vec::new();
+    // Each position with its label when a search found it (exact, or the
+    // search's score), or none: the game's result.
+    let mut seen: Vec<(Position, Option<(LabelKind, i32)>)> = Vec::new();
     while !pos.board.is_game_over() {
         let board = pos.board;
         if board.must_pass() {
@@ -169,19 +186,27 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
         let exact = board.empties() <= req.exact_empties;
         let random =
             random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
-        let (mv, value) = if random {
-            random_left = random_left.saturating_sub(1);
-            let sq = rng.pick_bit(board.moves());
-            (Move::Play(crate::Square::new(sq).expect("a square")), None)
-        } else {
-            let r = match req.rules {
-                RulesTag::Othello => search_as::<Othello>(req, board, seed, &tt, &stop),
-                RulesTag::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
-            };
-            let mv = r.best.expect("a position with moves has a best move");
-            (mv, exact.then_some(r.score / crate::eval::DISC))
+        let searched = !random || (!exact && req.labels == Labels::Search);
+        let result = searched.then(|| match req.rules {
+            RulesTag::Othello => search_as::<Othello>(req, board, seed, &tt, &stop),
+            RulesTag::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
+        });
+        let mv = match &result {
+            Some(r) if !random => r.best.expect("a position with moves has a best move"),
+            _ => {
+                random_left = random_left.saturating_sub(1);
+                let sq = rng.pick_bit(board.moves());
+                Move::Play(crate::Square::new(sq).expect("a square"))
+            }
         };
-        seen.push((pos, value));
+        let label = match result {
+            Some(r) if exact => Some((LabelKind::Exact, r.score / crate::eval::DISC)),
+            Some(r) if req.labels == Labels::Search => {
+                Some((LabelKind::Search, super::relabel::disc_label(r.score)))
+            }
+            _ => None,
+        };
+        seen.push((pos, label));
         pos = pos
             .play(mv)
             .expect("the search and the draw play legal moves");
@@ -189,19 +214,16 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
     let black_final = final_margin_black(&pos, req.rules);
     Ok(seen
         .into_iter()
-        .map(|(position, exact)| {
+        .map(|(position, label)| {
             let game_label = match position.side {
                 crate::Color::Black => black_final,
                 crate::Color::White => -black_final,
             };
+            let (kind, label) = label.unwrap_or((LabelKind::Game, game_label));
             Sample {
                 position,
-                label: exact.unwrap_or(game_label),
-                kind: if exact.is_some() {
-                    LabelKind::Exact
-                } else {
-                    LabelKind::Game
-                },
+                label,
+                kind,
                 game,
             }
         })
@@ -219,6 +241,8 @@ mod tests {
             openings: Vec::new(),
             random_moves: (2, 6),
             depth: 2,
+            selectivity: crate::search::Selectivity::FULL,
+            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 10,
             noise_per_mille: 50,
             eval: EvalKind::Mobility,
@@ -254,6 +278,61 @@ mod tests {
             .map(|sq| -anti_minimax(&b.make(sq, b.flips(sq))))
             .max()
             .expect("a move")
+    }
+
+    #[test]
+    fn search_labels_are_the_scores_relabel_gives() {
+        use crate::learn::relabel::{RelabelRequest, relabel_game};
+        use crate::learn::sample::Line;
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest {
+                rules,
+                depth: 3,
+                labels: Labels::Search,
+                ..request()
+            };
+            let played = play_game(&req, 5).unwrap();
+            assert_eq!(played, play_game(&req, 5).unwrap());
+            assert!(played.iter().all(|s| {
+                let exact = s.position.board.empties() <= req.exact_empties;
+                s.kind
+                    == if exact {
+                        LabelKind::Exact
+                    } else {
+                        LabelKind::Search
+                    }
+            }));
+            // Full width, a search's score is the position's depth-3 value
+            // whatever the table holds: relabel's fresh searches must agree.
+            let as_game: Vec<Line> = played
+                .iter()
+                .map(|s| Line {
+                    sample: Sample {
+                        kind: if s.kind == LabelKind::Search {
+                            LabelKind::Game
+                        } else {
+                            s.kind
+                        },
+                        label: 0,
+                        ..*s
+                    },
+                    rules,
+                })
+                .collect();
+            let relabel = RelabelRequest {
+                rules,
+                depth: 3,
+                selectivity: Selectivity::FULL,
+                eval: req.eval,
+                hash_mb: 1,
+            };
+            let again = relabel_game(&relabel, &as_game).unwrap();
+            for (a, b) in played.iter().zip(&again) {
+                if a.kind == LabelKind::Search {
+                    assert_eq!(a.label, b.sample.label, "{a:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -188,6 +188,8 @@ mod tests {
             openings: Vec::new(),
             random_moves: (4, 8),
             depth: 1,
+            selectivity: crate::search::Selectivity::FULL,
+            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 8,
             noise_per_mille: 0,
             eval: EvalKind::Mobility,

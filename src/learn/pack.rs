@@ -301,6 +301,8 @@ mod tests {
             openings: Vec::new(),
             random_moves: (2, 8),
             depth: 2,
+            selectivity: crate::search::Selectivity::FULL,
+            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 10,
             noise_per_mille: 50,
             eval: EvalKind::Mobility,

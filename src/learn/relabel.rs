@@ -67,7 +67,12 @@ fn score_as<R: Rules<Pos = Board>>(
         contempt: 0,
     };
     let r = search_under(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
-    (f64::from(r.score) / f64::from(DISC))
+    disc_label(r.score)
+}
+
+/// A search score as a label: whole discs, rounded, within −64..=64.
+pub(crate) fn disc_label(score: i32) -> i32 {
+    (f64::from(score) / f64::from(DISC))
         .round()
         .clamp(-64.0, 64.0) as i32
 }
@@ -204,6 +209,8 @@ mod tests {
             openings: Vec::new(),
             random_moves: (2, 6),
             depth: 1,
+            selectivity: crate::search::Selectivity::FULL,
+            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 8,
             noise_per_mille: 0,
             eval: EvalKind::Mobility,
