@@ -1,0 +1,108 @@
+//! `mollett pack` and `unpack` through the binary: a round's data kept small and
+//! read back as it was, by `unpack` and by `train`.
+
+use mollett::eval::wfile::{self, RulesTag};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn mollett(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mollett-pack-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn packed_data_unpacks_and_trains_as_the_position_lines() {
+    let d = dir();
+    let (game, search) = (d.join("g.txt"), d.join("s.txt"));
+    for (out, labels) in [(&game, "game"), (&search, "search")] {
+        let (ok, err) = mollett(&[
+            "datagen",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--depth",
+            "3",
+            "--exact-empties",
+            "10",
+            "--eval",
+            "mobility",
+            "--threads",
+            "1",
+            "--labels",
+            labels,
+            "--out",
+            s(out),
+        ]);
+        assert!(ok, "{err}");
+    }
+    let text = std::fs::read_to_string(&search).unwrap();
+    assert!(text.contains(" search ") && !text.contains(" game "));
+    let packed = d.join("r.mpk.gz");
+    let (ok, err) = mollett(&["pack", s(&game), s(&search), "--out", s(&packed)]);
+    assert!(ok && err.contains("12 games"), "{err}");
+    let plain = std::fs::read(&game).unwrap().len() + text.len();
+    assert!(std::fs::metadata(&packed).unwrap().len() * 10 < plain as u64);
+
+    let back = d.join("back.txt");
+    let (ok, err) = mollett(&["unpack", s(&packed), "--out", s(&back)]);
+    assert!(ok, "{err}");
+    let both = std::fs::read_to_string(&game).unwrap() + &text;
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), both);
+
+    // The same positions in the same order fit the same weights, bit for bit.
+    let (wa, wb) = (d.join("a.mlw"), d.join("b.mlw"));
+    for (data, out) in [(&back, &wa), (&packed, &wb)] {
+        let (ok, err) = mollett(&[
+            "train",
+            s(data),
+            "--out",
+            s(out),
+            "--iterations",
+            "3",
+            "--ridge",
+            "3",
+        ]);
+        assert!(ok, "{err}");
+    }
+    // (The files' notes name the commands, so compare the weights.)
+    let weights = |p: &Path| {
+        let bytes = std::fs::read(p).unwrap();
+        wfile::parse_for(&bytes, RulesTag::Othello).unwrap().anchors
+    };
+    assert_eq!(weights(&wa), weights(&wb));
+
+    // Refused: an output that exists, a name that does not say packed, a
+    // position-lines file given to unpack, a broken packed line.
+    let (ok, err) = mollett(&["pack", s(&game), "--out", s(&packed)]);
+    assert!(!ok && err.contains("must not exist"), "{err}");
+    let (ok, err) = mollett(&["pack", s(&game), "--out", s(&d.join("x.txt"))]);
+    assert!(!ok && err.contains(".mpk"), "{err}");
+    let (ok, err) = mollett(&["unpack", s(&game)]);
+    assert!(!ok && err.contains("not a packed file"), "{err}");
+    let bad = d.join("bad.mpk");
+    std::fs::write(&bad, "3 - f5d6 g1,2,3\n4 - f5a1 g1,2,3\n").unwrap();
+    let (ok, err) = mollett(&["unpack", s(&bad), "--out", s(&d.join("u.txt"))]);
+    assert!(
+        !ok && err.contains("line 2") && err.contains("illegal"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
