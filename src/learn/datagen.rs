@@ -231,10 +231,11 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn request() -> DatagenRequest {
+    /// A small, fast job (depth 2, the hand-written evaluation) for tests.
+    pub(crate) fn request() -> DatagenRequest {
         DatagenRequest {
             rules: RulesTag::Othello,
             seed: 7,

@@ -1,6 +1,6 @@
 //! Learning the evaluation: training data from self-play ([`datagen`]), the line
-//! format it is kept in ([`sample`]), its packed form for keeping ([`pack`]) and the fit of the pattern weights
-//! ([`train`]). A tool on top of the engine core: it uses the search and the
+//! format it is kept in ([`sample`]), its packed form for keeping ([`pack`]) and
+//! the fit of the pattern weights ([`train`]). A tool on top of the engine core: it uses the search and the
 //! evaluation as any user of the library would.
 
 pub mod datagen;

@@ -291,22 +291,13 @@ pub fn pack_files(inputs: &[std::path::PathBuf], out: &mut dyn Write) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::EvalKind;
     use crate::learn::datagen::{DatagenRequest, play_game};
 
     fn lines_of(rules: RulesTag, game: u64) -> Vec<Line> {
         let req = DatagenRequest {
             rules,
             seed: 3,
-            openings: Vec::new(),
-            random_moves: (2, 8),
-            depth: 2,
-            selectivity: crate::search::Selectivity::FULL,
-            labels: crate::learn::datagen::Labels::Game,
-            exact_empties: 10,
-            noise_per_mille: 50,
-            eval: EvalKind::Mobility,
-            hash_mb: 1,
+            ..crate::learn::datagen::tests::request()
         };
         play_game(&req, game)
             .unwrap()
