@@ -4,6 +4,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mollett::arena::openings::parse_openings;
 use mollett::eval::EvalKind;
+use mollett::eval::learned::Form;
 use mollett::eval::wfile::{self, RulesTag};
 use mollett::learn::datagen::{DatagenRequest, Labels, Shard};
 use mollett::learn::pack;
@@ -279,6 +280,12 @@ pub struct TrainArgs {
     /// a new round of data refines earlier weights without their data.
     #[arg(long, value_name = "FILE")]
     pub prior: Option<PathBuf>,
+    /// How the weights are tied: `colour-tied` (blind to whose move it is: the
+    /// colour swap of a configuration has the negated weight) or `side-to-move`
+    /// (mover's and opponent's configurations and counts weighted apart; a
+    /// colour-tied `--prior` is rewritten in this form first).
+    #[arg(long, default_value = "colour-tied", value_parser = Form::parse)]
+    pub form: Form,
 }
 
 /// Runs `mollett train`.
@@ -299,6 +306,7 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
     };
     let req = TrainRequest {
         rules: args.variant,
+        form: args.form,
         seed: args.seed,
         holdout_percent: args.holdout,
         iterations: args.iterations,

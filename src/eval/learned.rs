@@ -21,10 +21,15 @@
 //! Anti-Reversi self-play with that variant's margins as labels; the function
 //! and its contract are the same for both.
 //!
-//! Every term is antisymmetric by construction (a table difference, or a
-//! pattern weight tied to its colour swap's negation), and every pattern is read
-//! at all its symmetric places with shared weights, so the evaluation is exactly
-//! antisymmetric and invariant under the eight symmetries, whatever the weights.
+//! Every pattern is read at all its symmetric places with shared weights, so the
+//! evaluation is invariant under the eight symmetries, whatever the weights. A
+//! weights file is of one of two [`Form`]s: colour-tied, where every term is
+//! antisymmetric by construction (a table difference, or a pattern weight tied
+//! to its colour swap's negation), so the same discs with the colours swapped
+//! evaluate to the exact negative; or side-to-move, where the mover's and the
+//! opponent's configurations and counts have weights of their own, so the
+//! evaluation knows whose move it is. Both read the same views and tables at
+//! the same cost.
 
 use super::features::shortfall;
 use super::pattern::{self, Canon, PATTERNS, pow3};
@@ -46,9 +51,49 @@ pub const MOBILITY_BUCKETS: usize = 36;
 /// Potential-mobility counts told apart (more count as this many minus one).
 pub const POTENTIAL_BUCKETS: usize = 48;
 
+/// How a weights file ties its weights, named in its layout signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Blind to whose move it is: a pattern configuration and its colour swap
+    /// have opposite weights, and the mover's and the opponent's counts read one
+    /// table, added and subtracted; so swapping the discs' colours with the same
+    /// side to move negates the score (`eval(b.pass()) == -eval(b)`).
+    ColourTied,
+    /// The side to move is part of the position: a configuration and its colour
+    /// swap, and the mover's and the opponent's mobility and potential mobility,
+    /// have weights of their own (as NTest's and Edax's tables do), so the
+    /// evaluation can price having the move. Swapping the colours *and* the side
+    /// to move (the colour-swapped position) still gives the same score for the
+    /// side to move, i.e. the negated score for Black.
+    SideToMove,
+}
+
+impl Form {
+    /// Both forms, in the order their signatures are tried.
+    pub const ALL: [Form; 2] = [Form::ColourTied, Form::SideToMove];
+
+    /// The name `mollett train --form` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::ColourTied => "colour-tied",
+            Form::SideToMove => "side-to-move",
+        }
+    }
+
+    /// The form named `s`.
+    pub fn parse(s: &str) -> Result<Form, String> {
+        Form::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown form '{s}' (expected colour-tied or side-to-move)"))
+    }
+}
+
 /// Where each part of an anchor's weights lies in its parameter vector.
 #[derive(Debug)]
 pub struct Layout {
+    /// The form the layout is of.
+    pub form: Form,
     /// Per pattern: its base squares as a bitboard.
     pub masks: Vec<u64>,
     /// Per pattern: the symmetries of its views.
@@ -57,10 +102,14 @@ pub struct Layout {
     pub canons: Vec<Canon>,
     /// Per pattern: the offset of its first parameter.
     pub offsets: Vec<usize>,
-    /// The offset of the mobility table.
-    pub mobility: usize,
-    /// The offset of the potential-mobility table.
-    pub potential: usize,
+    /// The offsets of the mover's and the opponent's mobility tables (the same
+    /// table in the colour-tied form).
+    pub mobility: [usize; 2],
+    /// The offsets of the mover's and the opponent's potential-mobility tables.
+    pub potential: [usize; 2],
+    /// The sign of the opponent's table entries: −1 where it is the mover's
+    /// table subtracted, +1 where it is a table of its own.
+    pub opponent_sign: f32,
     /// The offset of the disc weight.
     pub disc: usize,
     /// Parameters per anchor.
@@ -68,21 +117,33 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of [`PATTERNS`] (computed once).
-    pub fn get() -> &'static Layout {
-        static LAYOUT: OnceLock<Layout> = OnceLock::new();
-        LAYOUT.get_or_init(|| {
-            let canons: Vec<Canon> = PATTERNS.iter().map(pattern::canon).collect();
+    /// The layout of [`PATTERNS`] in `form` (computed once per form).
+    pub fn of(form: Form) -> &'static Layout {
+        static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
+        LAYOUTS[form as usize].get_or_init(|| {
+            let tied = form == Form::ColourTied;
+            let canons: Vec<Canon> = PATTERNS.iter().map(|d| pattern::canon(d, tied)).collect();
             let mut offsets = Vec::new();
             let mut len = 0;
             for c in &canons {
                 offsets.push(len);
                 len += c.params;
             }
-            let mobility = len;
-            let potential = mobility + MOBILITY_BUCKETS;
-            let disc = potential + POTENTIAL_BUCKETS;
+            let tables = |len: &mut usize, size: usize| {
+                let mover = *len;
+                *len += size;
+                let opponent = if tied { mover } else { *len };
+                if !tied {
+                    *len += size;
+                }
+                [mover, opponent]
+            };
+            let mobility = tables(&mut len, MOBILITY_BUCKETS);
+            let potential = tables(&mut len, POTENTIAL_BUCKETS);
+            let disc = len;
             Layout {
+                form,
+                opponent_sign: if tied { -1.0 } else { 1.0 },
                 masks: PATTERNS.iter().map(pattern::mask_of).collect(),
                 views: PATTERNS
                     .iter()
@@ -98,9 +159,10 @@ impl Layout {
         })
     }
 
-    /// A name for this layout, written in and checked against a weights file:
-    /// the patterns' squares, the anchors and the table sizes.
-    pub fn signature() -> String {
+    /// A name for the layout of `form`, written in and checked against a weights
+    /// file: the patterns' squares, the anchors, the table sizes and the form
+    /// (the colour-tied form's name is the one files had before forms existed).
+    pub fn signature(form: Form) -> String {
         let pats: Vec<String> = PATTERNS
             .iter()
             .map(|d| {
@@ -110,8 +172,12 @@ impl Layout {
             .collect();
         format!(
             "patterns {}; anchors {ANCHORS} step {ANCHOR_STEP}; mobility {MOBILITY_BUCKETS}; \
-             potential {POTENTIAL_BUCKETS}; disc-free from {DISC_FREE_EMPTIES}",
-            pats.join(" ")
+             potential {POTENTIAL_BUCKETS}; disc-free from {DISC_FREE_EMPTIES}{}",
+            pats.join(" "),
+            match form {
+                Form::ColourTied => "",
+                Form::SideToMove => "; side to move",
+            }
         )
     }
 }
@@ -192,7 +258,8 @@ pub fn for_each_view(
     board: &Board,
     mut f: impl FnMut(usize, usize),
 ) {
-    let layout = Layout::get();
+    // The views are the same in every form.
+    let layout = Layout::of(Form::ColourTied);
     let (ps, os) = (images(board.player), images(board.opponent));
     for (i, (&mask, views)) in layout.masks.iter().zip(&layout.views).enumerate() {
         for &s in views {
@@ -209,10 +276,10 @@ pub fn for_each_view(
 struct Phase {
     /// Per pattern, every configuration's weight, the patterns one after another.
     patterns: Box<[i16]>,
-    /// Per mobility count.
-    mobility: [i16; MOBILITY_BUCKETS],
-    /// Per potential-mobility count.
-    potential: [i16; POTENTIAL_BUCKETS],
+    /// Per mobility count, the mover's and the opponent's (signed as added).
+    mobility: [[i16; MOBILITY_BUCKETS]; 2],
+    /// Per potential-mobility count, the mover's and the opponent's.
+    potential: [[i16; POTENTIAL_BUCKETS]; 2],
     /// Per disc of disc difference.
     disc: i16,
 }
@@ -231,6 +298,8 @@ struct View {
 /// cost a tenth of a second before the first move).
 #[derive(Debug)]
 pub struct Tables {
+    /// How the weights are tied.
+    form: Form,
     /// The 46 views, in the layout's order.
     views: Vec<View>,
     /// Offset of each pattern's configurations in [`Phase::patterns`].
@@ -250,9 +319,10 @@ fn blend(a: i32, b: i32, r: u32) -> i16 {
 }
 
 impl Tables {
-    /// Expands anchor weights (`ANCHORS` rows of the layout's length, centi-discs).
-    pub fn expand(anchors: &[Vec<i16>]) -> Tables {
-        let layout = Layout::get();
+    /// Expands anchor weights (`ANCHORS` rows of the length of `form`'s layout,
+    /// centi-discs).
+    pub fn expand(anchors: &[Vec<i16>], form: Form) -> Tables {
+        let layout = Layout::of(form);
         let mut starts = Vec::new();
         let mut total = 0;
         for d in &PATTERNS {
@@ -273,6 +343,7 @@ impl Tables {
             })
             .collect();
         Tables {
+            form,
             views,
             starts,
             anchors: anchors.to_vec(),
@@ -290,7 +361,7 @@ impl Tables {
     /// Interpolates the anchors' weights at `e` empties and expands them to every
     /// configuration.
     fn expand_phase(&self, e: u32) -> Phase {
-        let layout = Layout::get();
+        let layout = Layout::of(self.form);
         let anchors = &self.anchors;
         let (k, r) = anchor_of(e);
         let hi = (k + 1).min(ANCHORS - 1);
@@ -310,10 +381,22 @@ impl Tables {
                 };
             }
         }
+        let side = |start: usize, m: usize, who: usize| {
+            let v = at(start + m);
+            if who == 1 && layout.opponent_sign < 0.0 {
+                -v
+            } else {
+                v
+            }
+        };
         Phase {
             patterns,
-            mobility: std::array::from_fn(|m| at(layout.mobility + m)),
-            potential: std::array::from_fn(|m| at(layout.potential + m)),
+            mobility: std::array::from_fn(|who| {
+                std::array::from_fn(|m| side(layout.mobility[who], m, who))
+            }),
+            potential: std::array::from_fn(|who| {
+                std::array::from_fn(|m| side(layout.potential[who], m, who))
+            }),
             disc: at(layout.disc),
         }
     }
@@ -336,13 +419,50 @@ impl Tables {
             sum += i32::from(ph.patterns[v.start + c]);
         }
         let n = Counts::with(k, board);
-        sum += i32::from(ph.mobility[n.mobility[0] as usize])
-            - i32::from(ph.mobility[n.mobility[1] as usize])
-            + i32::from(ph.potential[n.potential[0] as usize])
-            - i32::from(ph.potential[n.potential[1] as usize])
+        sum += i32::from(ph.mobility[0][n.mobility[0] as usize])
+            + i32::from(ph.mobility[1][n.mobility[1] as usize])
+            + i32::from(ph.potential[0][n.potential[0] as usize])
+            + i32::from(ph.potential[1][n.potential[1] as usize])
             + i32::from(ph.disc) * i32::from(n.discs);
         sum.clamp(-EVAL_MAX, EVAL_MAX)
     }
+}
+
+/// Colour-tied `anchors` rewritten in the side-to-move layout: every
+/// configuration and count gets the weight it had through its tie (the
+/// opponent's tables the negated mover's), so the tables evaluate exactly as
+/// before; a start for a side-to-move fit (`mollett train --form side-to-move
+/// --prior` with a colour-tied file).
+pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
+    let (from, to) = (Layout::of(Form::ColourTied), Layout::of(Form::SideToMove));
+    anchors
+        .iter()
+        .map(|a| {
+            let mut out = vec![0i16; to.len];
+            for i in 0..PATTERNS.len() {
+                for c in 0..from.canons[i].slot.len() {
+                    if let (Some((j, _)), Some((k, sign))) =
+                        (to.canons[i].param(c), from.canons[i].param(c))
+                    {
+                        let w = a[from.offsets[i] + k];
+                        out[to.offsets[i] + j] = if sign > 0.0 { w } else { -w };
+                    }
+                }
+            }
+            for (tables, size) in [
+                ((from.mobility, to.mobility), MOBILITY_BUCKETS),
+                ((from.potential, to.potential), POTENTIAL_BUCKETS),
+            ] {
+                let (src, dst) = tables;
+                for m in 0..size {
+                    out[dst[0] + m] = a[src[0] + m];
+                    out[dst[1] + m] = -a[src[0] + m];
+                }
+            }
+            out[to.disc] = a[from.disc];
+            out
+        })
+        .collect()
 }
 
 /// Checks and expands embedded weights fitted for `rules`.
@@ -353,7 +473,7 @@ impl Tables {
 /// that a bad build fails at once instead of in a search.
 fn load(bytes: &[u8], rules: wfile::RulesTag) -> Tables {
     let file = wfile::parse_for(bytes, rules).unwrap_or_else(|e| panic!("{e}"));
-    Tables::expand(&file.anchors)
+    Tables::expand(&file.anchors, file.form)
 }
 
 /// The Othello weights embedded in the binary (historical Reversi shares
@@ -457,11 +577,11 @@ mod tests {
     use crate::rng::Rng;
     use crate::selfplay::random_positions;
 
-    /// Tables from random anchor weights (disc weights only where they count).
-    fn random_tables(seed: u64) -> Tables {
-        let layout = Layout::get();
+    /// Random anchor weights of `form` (disc weights only where they count).
+    fn random_anchors(seed: u64, form: Form) -> Vec<Vec<i16>> {
+        let layout = Layout::of(form);
         let mut rng = Rng::new(seed);
-        let anchors: Vec<Vec<i16>> = (0..ANCHORS)
+        (0..ANCHORS)
             .map(|k| {
                 let mut a: Vec<i16> = (0..layout.len)
                     .map(|_| rng.below(2001) as i16 - 1000)
@@ -471,8 +591,12 @@ mod tests {
                 }
                 a
             })
-            .collect();
-        Tables::expand(&anchors)
+            .collect()
+    }
+
+    /// Tables from random colour-tied anchor weights.
+    fn random_tables(seed: u64) -> Tables {
+        Tables::expand(&random_anchors(seed, Form::ColourTied), Form::ColourTied)
     }
 
     #[test]
@@ -486,6 +610,39 @@ mod tests {
                 let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
                 assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn side_to_move_weights_are_symmetric_and_see_whose_move_it_is() {
+        let t = Tables::expand(&random_anchors(7, Form::SideToMove), Form::SideToMove);
+        let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+        let mut differs = 0;
+        for b in random_positions(30) {
+            let v = eval(&b);
+            assert!(v.abs() <= EVAL_MAX);
+            differs += usize::from(eval(&b.pass()) != -v);
+            for s in 1..8 {
+                let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+                assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+            }
+        }
+        assert!(differs > 1000, "{differs} positions priced the move");
+    }
+
+    #[test]
+    fn untied_weights_evaluate_exactly_as_the_tied_ones() {
+        let tied = random_anchors(8, Form::ColourTied);
+        let (a, b) = (
+            Tables::expand(&tied, Form::ColourTied),
+            Tables::expand(&untie(&tied), Form::SideToMove),
+        );
+        for p in random_positions(30) {
+            assert_eq!(
+                a.evaluate_with(Portable, pattern::pext_portable, &p),
+                b.evaluate_with(Portable, pattern::pext_portable, &p),
+                "{p:?}"
+            );
         }
     }
 
@@ -507,7 +664,7 @@ mod tests {
     fn views_read_every_instance_once() {
         // Each of the 46 views reads a distinct square set, and together they
         // read each square of each pattern's orbit.
-        let layout = Layout::get();
+        let layout = Layout::of(Form::ColourTied);
         let mut instances = Vec::new();
         for (mask, views) in layout.masks.iter().zip(&layout.views) {
             for &s in views {
@@ -556,7 +713,7 @@ mod tests {
                 "discs count near the end"
             );
             assert!(
-                t.phase(30).mobility[20] > t.phase(30).mobility[2],
+                t.phase(30).mobility[0][20] > t.phase(30).mobility[0][2],
                 "mobility pays"
             );
         }

@@ -14,10 +14,11 @@
 //! Weights are shared by every instance of a pattern. Two configurations that a
 //! symmetry of the pattern itself maps onto each other (a row read backwards, the
 //! 3×3 corner mirrored in its diagonal) share one weight, and a configuration
-//! with the colours swapped has the negated weight: the [`Canon`] of a pattern
+//! with the colours swapped has the negated weight (in the colour-tied form; in
+//! the side-to-move form it has a weight of its own): the [`Canon`] of a pattern
 //! maps each configuration to its shared parameter and sign. So the evaluation is
-//! invariant under the eight symmetries and exactly antisymmetric by
-//! construction, whatever the weights.
+//! invariant under the eight symmetries by construction, and in the colour-tied
+//! form exactly antisymmetric, whatever the weights.
 
 use crate::board::bitboard::symmetry;
 
@@ -200,8 +201,11 @@ pub fn mask_of(def: &PatternDef) -> u64 {
     def.squares.iter().fold(0, |m, &s| m | 1 << s)
 }
 
-/// The canonical parameters of a pattern (see the module documentation).
-pub fn canon(def: &PatternDef) -> Canon {
+/// The canonical parameters of a pattern (see the module documentation); with
+/// `colour_tied` false a configuration and its colour swap keep weights of their
+/// own (the side-to-move form of [`crate::eval::learned::Form`]), and only the
+/// pattern's own symmetries share weights.
+pub fn canon(def: &PatternDef, colour_tied: bool) -> Canon {
     let n = def.squares.len();
     let size = pow3(n);
     let perms = self_symmetries(def);
@@ -226,8 +230,11 @@ pub fn canon(def: &PatternDef) -> Canon {
                 e[i] = d[p[i]];
             }
             plus[k] = number(&e);
-            minus[k] = number(&e.map(|x| [0, 2, 1][x as usize]));
-            rep = rep.min(plus[k]).min(minus[k]);
+            rep = rep.min(plus[k]);
+            if colour_tied {
+                minus[k] = number(&e.map(|x| [0, 2, 1][x as usize]));
+                rep = rep.min(minus[k]);
+            }
         }
         let (in_plus, in_minus) = (plus.contains(&rep), minus.contains(&rep));
         slot[c] = if in_plus && in_minus {
@@ -299,7 +306,7 @@ mod tests {
         // A row of 8: reversal is its only symmetry. (3^8 - 3^4) / 4 pairs of
         // configurations up to reversal and swap, plus the reversal-symmetric ones
         // (3^4 - 1) / 2: configurations c with swap(c) == reverse(c) get no weight.
-        let row = canon(&PATTERNS[3]);
+        let row = canon(&PATTERNS[3], true);
         assert_eq!(row.slot[0], 0);
         let one = row.slot[1]; // mover on a2
         assert!(one > 0);
@@ -307,7 +314,19 @@ mod tests {
         assert_eq!(row.slot[pow3(7)], one); // mover on h2 (the mirror)
         assert_eq!(row.slot[1 + 2 * pow3(7)], 0); // mover a2, opponent h2
         // The 2x5 block has no symmetry of its own: only swaps pair up.
-        let block = canon(&PATTERNS[1]);
+        let block = canon(&PATTERNS[1], true);
         assert_eq!(block.params, (pow3(10) - 1) / 2);
+    }
+
+    #[test]
+    fn untied_parameters_share_only_mirrors() {
+        // Without the colour tie the row has (3^8 + 3^4) / 2 configurations up to
+        // reversal, each with a weight of its own and a positive sign.
+        let row = canon(&PATTERNS[3], false);
+        assert_eq!(row.params, (pow3(8) + pow3(4)) / 2);
+        assert!(row.slot.iter().all(|&v| v > 0));
+        assert_ne!(row.slot[1], row.slot[2]); // mover or opponent on a2
+        assert_eq!(row.slot[1], row.slot[pow3(7)]); // the mirror
+        assert_eq!(canon(&PATTERNS[1], false).params, pow3(10));
     }
 }

@@ -8,7 +8,7 @@
 //! | 8 | magic `MOLLWTS\n` |
 //! | 4 | format version ([`VERSION`]) |
 //! | 4 | rules: 0 Othello (and historical Reversi), 1 Anti-Reversi |
-//! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]) |
+//! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]), which names the [`Form`] |
 //! | 4 | anchors `A` |
 //! | 4 | parameters per anchor `P` |
 //! | 4 | length `N` of the note |
@@ -19,7 +19,7 @@
 //! A file that is short, long, of another version or layout, or whose checksum
 //! fails is refused with a [`WeightsError`]: never read as zeros.
 
-use super::learned::{ANCHORS, Layout, anchor_counts_discs};
+use super::learned::{ANCHORS, Form, Layout, anchor_counts_discs};
 use std::fmt;
 
 /// The file's first bytes.
@@ -58,6 +58,8 @@ impl RulesTag {
 pub struct WeightsFile {
     /// The rules it was fitted for.
     pub rules: RulesTag,
+    /// How the weights are tied (which layout they are in).
+    pub form: Form,
     /// How it was made.
     pub note: String,
     /// Per anchor, the parameters in the layout's order (centi-discs).
@@ -85,7 +87,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// The bytes of `file`.
 pub fn write(file: &WeightsFile) -> Vec<u8> {
-    let layout = Layout::get();
+    let layout = Layout::of(file.form);
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -94,7 +96,7 @@ pub fn write(file: &WeightsFile) -> Vec<u8> {
         RulesTag::Anti => 1,
     };
     out.extend_from_slice(&rules.to_le_bytes());
-    out.extend_from_slice(&fnv1a(Layout::signature().as_bytes()).to_le_bytes());
+    out.extend_from_slice(&fnv1a(Layout::signature(file.form).as_bytes()).to_le_bytes());
     out.extend_from_slice(&(file.anchors.len() as u32).to_le_bytes());
     out.extend_from_slice(&(layout.len as u32).to_le_bytes());
     out.extend_from_slice(&(file.note.len() as u32).to_le_bytes());
@@ -148,15 +150,18 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
         r => return err(format!("unknown rules tag {r}")),
     };
     let sig = u64::from_le_bytes(body[16..24].try_into().expect("8 bytes"));
-    if sig != fnv1a(Layout::signature().as_bytes()) {
+    let Some(form) = Form::ALL
+        .into_iter()
+        .find(|&f| sig == fnv1a(Layout::signature(f).as_bytes()))
+    else {
         return err("made for another pattern set or table layout than this build's".into());
-    }
+    };
     let (anchors, params, note_len) = (
         u32_at(24) as usize,
         u32_at(28) as usize,
         u32_at(32) as usize,
     );
-    let layout = Layout::get();
+    let layout = Layout::of(form);
     if anchors != ANCHORS || params != layout.len {
         return err(format!(
             "{anchors} anchors of {params} weights, this build has {ANCHORS} of {}",
@@ -189,6 +194,7 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
     }
     Ok(WeightsFile {
         rules,
+        form,
         note,
         anchors,
     })
@@ -199,9 +205,15 @@ mod tests {
     use super::*;
 
     fn sample() -> WeightsFile {
-        let len = Layout::get().len;
+        sample_of(Form::ColourTied)
+    }
+
+    fn sample_of(form: Form) -> WeightsFile {
+        let layout = Layout::of(form);
+        let len = layout.len;
         WeightsFile {
             rules: RulesTag::Othello,
+            form,
             note: "test".into(),
             anchors: (0..ANCHORS)
                 .map(|a| {
@@ -209,7 +221,7 @@ mod tests {
                         .map(|j| ((a * 31 + j * 7) % 200) as i16 - 100)
                         .collect();
                     if !anchor_counts_discs(a) {
-                        w[Layout::get().disc] = 0;
+                        w[layout.disc] = 0;
                     }
                     w
                 })
@@ -218,9 +230,15 @@ mod tests {
     }
 
     #[test]
-    fn a_file_round_trips() {
-        let f = sample();
-        assert_eq!(parse(&write(&f)), Ok(f));
+    fn a_file_round_trips_in_either_form() {
+        for form in Form::ALL {
+            let f = sample_of(form);
+            assert_eq!(parse(&write(&f)), Ok(f));
+        }
+        assert_ne!(
+            Layout::of(Form::ColourTied).len,
+            Layout::of(Form::SideToMove).len
+        );
     }
 
     #[test]
@@ -240,7 +258,7 @@ mod tests {
         assert!(parse(&other).unwrap_err().0.contains("pattern set"));
         // A disc weight where discs count for nothing.
         let mut f = sample();
-        f.anchors[ANCHORS - 1][Layout::get().disc] = 5;
+        f.anchors[ANCHORS - 1][Layout::of(f.form).disc] = 5;
         assert!(parse(&write(&f)).unwrap_err().0.contains("disc"));
     }
 

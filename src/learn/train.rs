@@ -17,7 +17,8 @@
 use super::sample::Sample;
 use crate::eval::DISC;
 use crate::eval::learned::{
-    ANCHOR_STEP, ANCHORS, Counts, Layout, anchor_counts_discs, anchor_of, for_each_view,
+    ANCHOR_STEP, ANCHORS, Counts, Form, Layout, anchor_counts_discs, anchor_of, for_each_view,
+    untie,
 };
 use crate::eval::pattern::{VIEW_COUNT, pext_portable};
 use crate::eval::wfile::{self, RulesTag, WeightsFile};
@@ -32,6 +33,8 @@ pub struct TrainRequest {
     /// The rules the weights are for: every training position must be of them,
     /// and the weights file says so.
     pub rules: RulesTag,
+    /// How the fitted weights are tied (the layout they are in).
+    pub form: Form,
     /// Seed of the held-out split.
     pub seed: u64,
     /// Share of the positions held out, in percent.
@@ -45,7 +48,8 @@ pub struct TrainRequest {
     /// Weights to start from and to regularise towards: the fit minimises
     /// Σ (eval(x) − label)² + λ Σ (w − prior)², so that what earlier data taught
     /// a weight stays where the new data says little about it (the data of
-    /// earlier rounds need not be kept). `None`: the prior is 0.
+    /// earlier rounds need not be kept). `None`: the prior is 0. A colour-tied
+    /// prior of a side-to-move fit is [`untie`]d first.
     pub prior: Option<WeightsFile>,
 }
 
@@ -108,10 +112,11 @@ impl Row {
             }
         }
         let c = &self.counts;
-        f(layout.mobility + c.mobility[0] as usize, 1.0);
-        f(layout.mobility + c.mobility[1] as usize, -1.0);
-        f(layout.potential + c.potential[0] as usize, 1.0);
-        f(layout.potential + c.potential[1] as usize, -1.0);
+        let other = f64::from(layout.opponent_sign);
+        f(layout.mobility[0] + c.mobility[0] as usize, 1.0);
+        f(layout.mobility[1] + c.mobility[1] as usize, other);
+        f(layout.potential[0] + c.potential[0] as usize, 1.0);
+        f(layout.potential[1] + c.potential[1] as usize, other);
         if anchor_counts_discs(k) && c.discs != 0 {
             f(layout.disc, f64::from(c.discs));
         }
@@ -167,6 +172,14 @@ pub fn train_files(
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32),
 ) -> Result<TrainReport> {
+    if let Some(prior) = &req.prior {
+        anyhow::ensure!(
+            prior.form == req.form || prior.form == Form::ColourTied,
+            "a {} prior cannot start a {} fit",
+            prior.form.name(),
+            req.form.name()
+        );
+    }
     let samples = read_samples_of(files, req.rules)?;
     anyhow::ensure!(!samples.is_empty(), "no positions in the training files");
     Ok(train(&samples, req, log, progress))
@@ -288,7 +301,7 @@ pub fn train(
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32),
 ) -> TrainReport {
-    let layout = Layout::get();
+    let layout = Layout::of(req.form);
     let mut rows: Vec<Row> = samples
         .par_iter()
         .map(|s| Row::of(s, req.seed, req.holdout_percent))
@@ -310,8 +323,16 @@ pub fn train(
     // With a prior w₀ the unknown is d = w − w₀: (XᵀX + λI) d = Xᵀ(y − Xw₀).
     let (w0, pred0) = match &req.prior {
         Some(prior) => {
-            let w0: Vec<Vec<f64>> = prior
-                .anchors
+            let anchors = match (prior.form, req.form) {
+                (from, to) if from == to => prior.anchors.clone(),
+                (Form::ColourTied, Form::SideToMove) => untie(&prior.anchors),
+                (from, to) => panic!(
+                    "a {} prior for a {} fit (checked by train_files)",
+                    from.name(),
+                    to.name()
+                ),
+            };
+            let w0: Vec<Vec<f64>> = anchors
                 .iter()
                 .map(|a| a.iter().map(|&x| f64::from(x) / f64::from(DISC)).collect())
                 .collect();
@@ -397,6 +418,7 @@ pub fn train(
     let quantise = |x: f64| (x * f64::from(DISC)).round().clamp(-32767.0, 32767.0) as i16;
     let file = WeightsFile {
         rules: req.rules,
+        form: req.form,
         note: req.note.clone(),
         anchors: w
             .iter()
@@ -438,6 +460,7 @@ mod tests {
     fn test_request(note: &str) -> TrainRequest {
         TrainRequest {
             rules: RulesTag::Othello,
+            form: Form::ColourTied,
             seed: 1,
             holdout_percent: 20,
             iterations: 12,
@@ -495,7 +518,7 @@ mod tests {
     /// The mean absolute error in discs of the engine's evaluation with `file`
     /// on `samples`.
     fn engine_mae(file: &WeightsFile, samples: &[&Sample]) -> f64 {
-        let tables = crate::eval::learned::Tables::expand(&file.anchors);
+        let tables = crate::eval::learned::Tables::expand(&file.anchors, file.form);
         let sum: f64 = samples
             .iter()
             .map(|s| {
@@ -556,6 +579,61 @@ mod tests {
         assert!(e_new < e_prior, "{e_new} !< {e_prior}");
     }
 
+    /// Writes `samples` as position lines of `rules` to `path`.
+    fn write_lines(path: &std::path::Path, samples: impl Iterator<Item = Sample>, rules: RulesTag) {
+        let text: String = samples
+            .map(|sample| format!("{}\n", crate::learn::sample::Line { sample, rules }))
+            .collect();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_side_to_move_fit_starts_from_an_untied_prior() {
+        let data = samples();
+        let (old, new) = data.split_at(data.len() / 2);
+        let fit = |samples: &[Sample], req: &TrainRequest| {
+            wfile::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
+        };
+        let tied = fit(old, &test_request("tied"));
+        let side = TrainRequest {
+            form: Form::SideToMove,
+            prior: Some(tied.clone()),
+            ..test_request("side")
+        };
+        // Pinned to the prior, the fit is the prior rewritten in its form.
+        let pinned = fit(
+            new,
+            &TrainRequest {
+                ridge: 1e12,
+                ..side.clone()
+            },
+        );
+        assert_eq!(pinned.form, Form::SideToMove);
+        assert_eq!(pinned.anchors, untie(&tied.anchors));
+        // Free, it learns from the new half what the tied weights could not say.
+        let free = fit(new, &side);
+        let news: Vec<Sample> = new
+            .iter()
+            .filter(|s| is_held_out(&s.board(), 1, 20))
+            .cloned()
+            .collect();
+        let news: Vec<&Sample> = news.iter().collect();
+        let (e_free, e_tied) = (engine_mae(&free, &news), engine_mae(&tied, &news));
+        assert!(e_free < e_tied, "{e_free} !< {e_tied}");
+        // A side-to-move prior cannot start a colour-tied fit.
+        let dir = std::env::temp_dir().join(format!("mollett-train-form-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.txt");
+        write_lines(&path, new.iter().copied(), RulesTag::Othello);
+        let back = TrainRequest {
+            prior: Some(free),
+            ..test_request("back")
+        };
+        let e = train_files(&[path], &back, &mut |_| {}, &mut |_| {}).unwrap_err();
+        assert!(format!("{e}").contains("side-to-move prior"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
         let req = DatagenRequest {
@@ -574,19 +652,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("mollett-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("anti.txt");
-        let text: String = (0..4)
-            .flat_map(|g| play_game(&req, g).unwrap())
-            .map(|sample| {
-                let line = crate::learn::sample::Line {
-                    sample,
-                    rules: RulesTag::Anti,
-                };
-                format!("{line}\n")
-            })
-            .collect();
-        std::fs::write(&path, text).unwrap();
+        let games = (0..4).flat_map(|g| play_game(&req, g).unwrap());
+        write_lines(&path, games, RulesTag::Anti);
         let mut treq = TrainRequest {
             rules: RulesTag::Othello,
+            form: Form::ColourTied,
             seed: 1,
             holdout_percent: 10,
             iterations: 2,
