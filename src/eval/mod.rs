@@ -25,11 +25,16 @@
 //!   weight rises, slowly at first (as the cube of the progress), to one disc per
 //!   disc at the last placement, while every other weight fades to zero. The
 //!   weights and their reasons are in [`weights`]; the features in [`features`].
-//!   Parity is left out: it would break the exact antisymmetry below, and the
+//!   Parity is left out: it would break its exact antisymmetry below, and the
 //!   endgame search sees it better.
 //!
-//! All three are antisymmetric (`evaluate(b.pass()) == -evaluate(b)`) and invariant
-//! under the eight symmetries of the board. The hand-written one costs a few tens
+//! All three are invariant under the eight symmetries of the board. The discs and
+//! the hand-written evaluations, and the learned one with colour-tied weights
+//! (Anti-Reversi's), are antisymmetric: `evaluate(b.pass()) == -evaluate(b)`.
+//! Othello's learned weights are of the side-to-move form ([`learned::Form`]):
+//! they price having the move, so the same discs with the other side to move are
+//! scored apart (the colour-swapped position, side to move swapped too, still
+//! scores the same for its mover). The hand-written one costs a few tens
 //! of nanoseconds (two move generations and some population counts), the learned
 //! one about a hundred (46 pattern look-ups besides); neither allocates.
 
