@@ -771,13 +771,15 @@ mod tests {
     }
 
     #[test]
-    fn the_learned_anti_evaluation_is_symmetric_and_antisymmetric() {
+    fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
         use crate::variant::rules::{Anti, Rules};
         let mut differs = 0;
         for b in random_positions(30) {
             let v = evaluate_learned_anti(&b);
             assert_eq!(Anti::evaluate(crate::eval::EvalKind::Learned, &b), v);
-            assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
+            if embedded_anti().form == Form::ColourTied {
+                assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
+            }
             assert!(v.abs() <= EVAL_MAX);
             let portable = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &b);
             assert_eq!(portable, v);

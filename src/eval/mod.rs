@@ -29,9 +29,9 @@
 //!   endgame search sees it better.
 //!
 //! All three are invariant under the eight symmetries of the board. The discs and
-//! the hand-written evaluations, and the learned one with colour-tied weights
-//! (Anti-Reversi's), are antisymmetric: `evaluate(b.pass()) == -evaluate(b)`.
-//! Othello's learned weights are of the side-to-move form ([`learned::Form`]):
+//! the hand-written evaluations, and the learned one with colour-tied weights, are
+//! antisymmetric: `evaluate(b.pass()) == -evaluate(b)`. The shipped learned
+//! weights (both rule sets) are of the side-to-move form ([`learned::Form`]):
 //! they price having the move, so the same discs with the other side to move are
 //! scored apart (the colour-swapped position, side to move swapped too, still
 //! scores the same for its mover). The hand-written one costs a few tens
