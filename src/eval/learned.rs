@@ -72,6 +72,13 @@ impl Form {
     /// Both forms, in the order their signatures are tried.
     pub const ALL: [Form; 2] = [Form::ColourTied, Form::SideToMove];
 
+    /// Whether weights of this form can be the prior of a fit in `fit`: the
+    /// same form as they are, or colour-tied weights [`untie`]d (side-to-move
+    /// weights have no colour-tied equivalent).
+    pub fn can_start(self, fit: Form) -> bool {
+        self == fit || self == Form::ColourTied
+    }
+
     /// The name `mollett train --form` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -107,9 +114,6 @@ pub struct Layout {
     pub mobility: [usize; 2],
     /// The offsets of the mover's and the opponent's potential-mobility tables.
     pub potential: [usize; 2],
-    /// The sign of the opponent's table entries: −1 where it is the mover's
-    /// table subtracted, +1 where it is a table of its own.
-    pub opponent_sign: f32,
     /// The offset of the disc weight.
     pub disc: usize,
     /// Parameters per anchor.
@@ -143,7 +147,6 @@ impl Layout {
             let disc = len;
             Layout {
                 form,
-                opponent_sign: if tied { -1.0 } else { 1.0 },
                 masks: PATTERNS.iter().map(pattern::mask_of).collect(),
                 views: PATTERNS
                     .iter()
@@ -157,6 +160,47 @@ impl Layout {
                 len: disc + 1,
             }
         })
+    }
+
+    /// The sign of the opponent's count entries: −1 where its table is the
+    /// mover's, subtracted (colour-tied), +1 where it is a table of its own.
+    pub fn opponent_sign(&self) -> f32 {
+        match self.form {
+            Form::ColourTied => -1.0,
+            Form::SideToMove => 1.0,
+        }
+    }
+
+    /// The weight of configuration `c` of pattern `i`, given each parameter's
+    /// weight `w(j)` (`j` counted within the anchor): its parameter's, signed.
+    #[inline]
+    pub fn config_weight(&self, i: usize, c: usize, w: impl Fn(usize) -> i16) -> i16 {
+        match self.canons[i].param(c) {
+            None => 0,
+            Some((j, sign)) => {
+                let v = w(self.offsets[i] + j);
+                if sign > 0.0 { v } else { -v }
+            }
+        }
+    }
+
+    /// The weight of count `m` of `who` (0 the mover, 1 the opponent) in the
+    /// count tables at `offsets` ([`Layout::mobility`] or [`Layout::potential`]),
+    /// given each parameter's weight `w(j)`, signed as the evaluation adds it.
+    #[inline]
+    pub fn count_weight(
+        &self,
+        offsets: [usize; 2],
+        who: usize,
+        m: usize,
+        w: impl Fn(usize) -> i16,
+    ) -> i16 {
+        let v = w(offsets[who] + m);
+        if who == 1 && self.opponent_sign() < 0.0 {
+            -v
+        } else {
+            v
+        }
     }
 
     /// A name for the layout of `form`, written in and checked against a weights
@@ -372,30 +416,16 @@ impl Tables {
         for (i, canon) in layout.canons.iter().enumerate() {
             let table = &mut patterns[self.starts[i]..self.starts[i] + canon.slot.len()];
             for (c, w) in table.iter_mut().enumerate() {
-                *w = match canon.param(c) {
-                    None => 0,
-                    Some((j, sign)) => {
-                        let v = at(layout.offsets[i] + j);
-                        if sign > 0.0 { v } else { -v }
-                    }
-                };
+                *w = layout.config_weight(i, c, at);
             }
         }
-        let side = |start: usize, m: usize, who: usize| {
-            let v = at(start + m);
-            if who == 1 && layout.opponent_sign < 0.0 {
-                -v
-            } else {
-                v
-            }
-        };
         Phase {
             patterns,
             mobility: std::array::from_fn(|who| {
-                std::array::from_fn(|m| side(layout.mobility[who], m, who))
+                std::array::from_fn(|m| layout.count_weight(layout.mobility, who, m, at))
             }),
             potential: std::array::from_fn(|who| {
-                std::array::from_fn(|m| side(layout.potential[who], m, who))
+                std::array::from_fn(|m| layout.count_weight(layout.potential, who, m, at))
             }),
             disc: at(layout.disc),
         }
@@ -438,25 +468,23 @@ pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
     anchors
         .iter()
         .map(|a| {
+            let w = |j: usize| a[j];
             let mut out = vec![0i16; to.len];
             for i in 0..PATTERNS.len() {
-                for c in 0..from.canons[i].slot.len() {
-                    if let (Some((j, _)), Some((k, sign))) =
-                        (to.canons[i].param(c), from.canons[i].param(c))
-                    {
-                        let w = a[from.offsets[i] + k];
-                        out[to.offsets[i] + j] = if sign > 0.0 { w } else { -w };
+                for c in 0..to.canons[i].slot.len() {
+                    if let Some((j, _)) = to.canons[i].param(c) {
+                        out[to.offsets[i] + j] = from.config_weight(i, c, w);
                     }
                 }
             }
-            for (tables, size) in [
+            for ((src, dst), size) in [
                 ((from.mobility, to.mobility), MOBILITY_BUCKETS),
                 ((from.potential, to.potential), POTENTIAL_BUCKETS),
             ] {
-                let (src, dst) = tables;
-                for m in 0..size {
-                    out[dst[0] + m] = a[src[0] + m];
-                    out[dst[1] + m] = -a[src[0] + m];
+                for who in 0..2 {
+                    for m in 0..size {
+                        out[dst[who] + m] = from.count_weight(src, who, m, w);
+                    }
                 }
             }
             out[to.disc] = a[from.disc];

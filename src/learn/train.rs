@@ -112,7 +112,7 @@ impl Row {
             }
         }
         let c = &self.counts;
-        let other = f64::from(layout.opponent_sign);
+        let other = f64::from(layout.opponent_sign());
         f(layout.mobility[0] + c.mobility[0] as usize, 1.0);
         f(layout.mobility[1] + c.mobility[1] as usize, other);
         f(layout.potential[0] + c.potential[0] as usize, 1.0);
@@ -174,7 +174,7 @@ pub fn train_files(
 ) -> Result<TrainReport> {
     if let Some(prior) = &req.prior {
         anyhow::ensure!(
-            prior.form == req.form || prior.form == Form::ColourTied,
+            prior.form.can_start(req.form),
             "a {} prior cannot start a {} fit",
             prior.form.name(),
             req.form.name()
@@ -323,14 +323,16 @@ pub fn train(
     // With a prior w₀ the unknown is d = w − w₀: (XᵀX + λI) d = Xᵀ(y − Xw₀).
     let (w0, pred0) = match &req.prior {
         Some(prior) => {
-            let anchors = match (prior.form, req.form) {
-                (from, to) if from == to => prior.anchors.clone(),
-                (Form::ColourTied, Form::SideToMove) => untie(&prior.anchors),
-                (from, to) => panic!(
-                    "a {} prior for a {} fit (checked by train_files)",
-                    from.name(),
-                    to.name()
-                ),
+            assert!(
+                prior.form.can_start(req.form),
+                "a {} prior for a {} fit (train_files refuses it)",
+                prior.form.name(),
+                req.form.name()
+            );
+            let anchors = if prior.form == req.form {
+                prior.anchors.clone()
+            } else {
+                untie(&prior.anchors)
             };
             let w0: Vec<Vec<f64>> = anchors
                 .iter()
