@@ -39,6 +39,7 @@
 //! one about a hundred (46 pattern look-ups besides); neither allocates.
 
 pub mod features;
+pub mod layout;
 pub mod learned;
 pub mod pattern;
 pub mod weights;

@@ -179,21 +179,15 @@ pub(crate) fn torn(text: &str, lines: usize, back: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::EvalKind;
 
     fn request() -> DatagenRequest {
         DatagenRequest {
-            rules: RulesTag::Othello,
             seed: 11,
-            openings: Vec::new(),
             random_moves: (4, 8),
             depth: 1,
-            selectivity: crate::search::Selectivity::FULL,
-            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 8,
             noise_per_mille: 0,
-            eval: EvalKind::Mobility,
-            hash_mb: 1,
+            ..crate::learn::datagen::tests::request()
         }
     }
 

@@ -206,15 +206,10 @@ mod tests {
         let req = DatagenRequest {
             rules,
             seed: 5,
-            openings: Vec::new(),
-            random_moves: (2, 6),
             depth: 1,
-            selectivity: crate::search::Selectivity::FULL,
-            labels: crate::learn::datagen::Labels::Game,
             exact_empties: 8,
             noise_per_mille: 0,
-            eval: EvalKind::Mobility,
-            hash_mb: 1,
+            ..crate::learn::datagen::tests::request()
         };
         (0..games)
             .flat_map(|g| play_game(&req, g).unwrap())
