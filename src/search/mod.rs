@@ -7,8 +7,8 @@
 //!
 //! Determinism: nothing here reads the clock to decide anything (the clock is only
 //! measured for reports), and moves rated exactly equal at the root are told apart
-//! by a draw from [`Rng`](crate::rng::Rng) seeded with the request's seed and the position, so one
-//! thread replays a game move for move on any machine.
+//! by a draw from [`Rng`](crate::rng::Rng) seeded with the request's seed and the
+//! position, so one thread replays a game move for move on any machine.
 
 mod answer;
 pub mod busy;
