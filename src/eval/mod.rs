@@ -148,13 +148,6 @@ pub fn evaluate_mobility(board: &Board) -> i32 {
     score(&Features::of(board))
 }
 
-/// [`evaluate_mobility`] with the move generator `k`: inlines into hot code that
-/// is compiled for one kernel (the exact solver's move ordering).
-#[inline(always)]
-pub fn evaluate_mobility_with<K: crate::board::movegen::Kernel>(k: K, board: &Board) -> i32 {
-    score(&Features::with(k, board))
-}
-
 /// [`evaluate_mobility`] compiled for AVX2, BMI and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]

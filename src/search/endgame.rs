@@ -240,9 +240,10 @@ fn shallow_value<K: Kernel, R: Rules>(
 }
 
 /// The ordering key of the move to `sq` leading to `child`, at a node with
-/// `empties` empties (higher first): a small search, the evaluation, fastest-first
-/// or parity alone, the more expensive the larger the subtree (the evaluation
-/// only where the rules order by it).
+/// `empties` empties (higher first): a small search or the evaluation (each
+/// less [`eval_reply_weight`](super::params::SolverOrder::eval_reply_weight) per reply), fastest-first or parity
+/// alone, the more expensive the larger the subtree (the evaluation only where
+/// the rules order by it).
 #[inline(always)]
 fn move_key<K: Kernel, R: Rules>(
     k: K,
@@ -253,11 +254,24 @@ fn move_key<K: Kernel, R: Rules>(
     empties: u32,
 ) -> i32 {
     let order = R::SOLVER_ORDER;
-    if empties >= order.search_min_empties {
-        -shallow_value(k, s, child, SEARCH_ORDER_DEPTH, -INF_EVAL, INF_EVAL)
+    let value = if empties >= order.search_min_empties {
+        Some(shallow_value(
+            k,
+            s,
+            child,
+            SEARCH_ORDER_DEPTH,
+            -INF_EVAL,
+            INF_EVAL,
+        ))
     } else if empties >= order.eval_min_empties {
         s.nodes += 1;
-        -R::order_value(k, child)
+        Some(R::order_value(k, child))
+    } else {
+        None
+    };
+    if let Some(value) = value {
+        let replies = R::moves(k, child).count_ones() as i32;
+        -value - order.eval_reply_weight * replies
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
         order_score::<K, R>(k, child, sq, odd)
     } else {

@@ -97,21 +97,34 @@ pub const ASPIRATION_WINDOW: i32 = 200;
 /// iteration is not started when this estimate would pass the hard deadline.
 pub const ITERATION_GROWTH: f64 = 3.0;
 
-/// From this many empties up, the exact solver orders moves by the evaluation of
-/// the position after them instead of by the opponent's mobility alone: 14–40%
-/// fewer nodes on FFO 20–37; 11 and 17 did worse than 14–16.
-pub const EVAL_ORDER_MIN_EMPTIES: u32 = 15;
+/// From this many empties up, the exact solver orders moves by the learned
+/// evaluation of the position after them (less [`EVAL_ORDER_REPLY_WEIGHT`] per
+/// reply) instead of fastest-first alone. Measured on FFO 40–49, one thread,
+/// with the round-10 weights and a 2-ply search from 18: 1,496 M nodes from 13,
+/// 1,356 M from 15, 1,326 M from 17; the hand-written evaluation from 15 (as
+/// before): 1,529 M.
+pub const EVAL_ORDER_MIN_EMPTIES: u32 = 16;
 
 /// From this many empties up, the exact solver orders moves by a small search
-/// ([`SEARCH_ORDER_DEPTH`] plies over the evaluation) below each move: the
-/// subtrees there are large enough to repay it. When it was written, 20 gave
-/// 17% fewer nodes on FFO 40–42 than no search and 18 did worse; with the
-/// round-4 learned weights 18 does better: FFO 40–49 (one
-/// thread) 1,464 M nodes against 1,562 M at 20 and 1,481 M at 16, and
-/// fforum-20-39 202.5 M against 203.4 M at 20.
-pub const SEARCH_ORDER_MIN_EMPTIES: u32 = 18;
+/// ([`SEARCH_ORDER_DEPTH`] plies over the learned evaluation) below each move:
+/// the subtrees there are large enough to repay it. FFO 40–49, one thread
+/// (learned evaluation from one empty below): 1,262 M nodes from 16 or 17,
+/// 1,326 M from 18, 1,424 M from 20.
+pub const SEARCH_ORDER_MIN_EMPTIES: u32 = 17;
 
-/// Depth of the ordering search above [`SEARCH_ORDER_MIN_EMPTIES`].
+/// In the exact solver's evaluation and search bands, a move's key loses this
+/// many centi-discs per reply it leaves the opponent: fastest-first on top of
+/// the evaluation, which already weighs mobility but not for ordering a
+/// proof, where the fewest replies make the smallest subtree. FFO 40–49, one
+/// thread: 1,262 M nodes at 0, 1,164 M at 50, 1,175 M at 100, 1,141 M at 200,
+/// 1,217 M at 400; fforum-20-39 186 M at 200 against 198 M for the
+/// hand-written evaluation alone.
+pub const EVAL_ORDER_REPLY_WEIGHT: i32 = 200;
+
+/// Depth of the ordering search above [`SEARCH_ORDER_MIN_EMPTIES`]. FFO 40–49,
+/// one thread (with the bands above): 1,141 M nodes at 2, 1,177 M at 3; 4 from
+/// 20, 22 or 24 empties up (2 below): 1,115 M, 1,120 M, 1,167 M, too little
+/// for a second band.
 pub const SEARCH_ORDER_DEPTH: u32 = 2;
 
 /// From this many empties up, the exact solver probes the table for every child
@@ -188,20 +201,23 @@ pub struct SolverOrder {
     /// From this many empties up, a move's key is a small search
     /// ([`SEARCH_ORDER_DEPTH`] plies) over that evaluation.
     pub search_min_empties: u32,
+    /// In those two bands, centi-discs off a move's key per reply it leaves.
+    pub eval_reply_weight: i32,
 }
 
 /// An empties count no position has: a band of [`SolverOrder`] that never starts.
 pub const NEVER: u32 = u32::MAX;
 
 /// Othello's (and historical Reversi's) solver ordering: a corner reply
-/// counts twice, taking a corner is a tie-break, the evaluation orders the
-/// deep nodes.
+/// counts twice, taking a corner is a tie-break, the learned evaluation with
+/// a fastest-first term orders the deep nodes.
 pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: 1,
     corner_bonus: SOLVER_CORNER_BONUS,
     disc_weight: 0,
     eval_min_empties: EVAL_ORDER_MIN_EMPTIES,
     search_min_empties: SEARCH_ORDER_MIN_EMPTIES,
+    eval_reply_weight: EVAL_ORDER_REPLY_WEIGHT,
 };
 
 /// Anti-Reversi's solver ordering, where owning discs (corners above all) is
@@ -226,6 +242,7 @@ pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
     eval_min_empties: NEVER,
     search_min_empties: NEVER,
+    eval_reply_weight: 0,
 };
 
 // ---------------------------------------------------------------------------

@@ -14,9 +14,9 @@ use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
 use crate::eval::features::Features;
-use crate::eval::learned::evaluate_learned_anti;
+use crate::eval::learned::{evaluate_learned, evaluate_learned_anti};
 use crate::eval::wfile::RulesTag;
-use crate::eval::{EvalKind, evaluate, evaluate_mobility_with, score_anti};
+use crate::eval::{EvalKind, evaluate, score_anti};
 use crate::search::last_empties::solve;
 use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
 use std::fmt::Debug;
@@ -217,8 +217,11 @@ impl Rules for Othello {
         evaluate(kind, p)
     }
     #[inline(always)]
-    fn order_value<K: Kernel>(k: K, p: &Board) -> i32 {
-        evaluate_mobility_with(k, p)
+    fn order_value<K: Kernel>(_k: K, p: &Board) -> i32 {
+        // The learned evaluation, as the midgame search calls it: on FFO 40-49
+        // it ordered the solver's moves into 1,356 M nodes where the
+        // hand-written one took 1,529 M (`EVAL_ORDER_MIN_EMPTIES`).
+        evaluate_learned(p)
     }
 }
 
@@ -367,7 +370,7 @@ impl Rules for Reversi {
         }
     }
     #[inline(always)]
-    fn order_value<K: Kernel>(k: K, p: &State) -> i32 {
-        evaluate_mobility_with(k, &p.board)
+    fn order_value<K: Kernel>(_k: K, p: &State) -> i32 {
+        evaluate_learned(&p.board)
     }
 }
