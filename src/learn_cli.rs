@@ -206,6 +206,10 @@ pub struct RelabelArgs {
     /// Table size per game, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search again the positions that already have a search label (deeper
+    /// labels for `datagen --labels search` data); exact labels are kept.
+    #[arg(long)]
+    pub redo_search: bool,
     /// Games relabelled at once (default: all logical CPUs); the output does not
     /// depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -220,6 +224,7 @@ pub fn run_relabel(args: RelabelArgs) -> Result<()> {
         selectivity: args.selectivity,
         eval: args.eval,
         hash_mb: args.hash,
+        redo_search: args.redo_search,
     };
     let pool = pool(args.threads)?;
     let mut progress: Option<ProgressBar> = None;

@@ -326,6 +326,7 @@ pub(crate) mod tests {
                 selectivity: Selectivity::FULL,
                 eval: req.eval,
                 hash_mb: 1,
+                redo_search: false,
             };
             let again = relabel_game(&relabel, &as_game).unwrap();
             for (a, b) in played.iter().zip(&again) {

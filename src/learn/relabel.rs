@@ -7,7 +7,9 @@
 //! are copied as they are. Fitting the relabelled file alone trains on search
 //! labels; fitting it together with the original averages the two labels of
 //! each midgame position (least squares over two lines of one position is the
-//! fit to their mean), with the exact lines counted twice.
+//! fit to their mean), with the exact lines counted twice. With `--redo-search`
+//! the lines that already carry a search label (`datagen --labels search`) are
+//! searched again too: deeper labels for a round's positions.
 //!
 //! The positions of one game are searched in order with one table, so a job's
 //! output depends only on its input and settings. Games are the unit of work:
@@ -43,6 +45,10 @@ pub struct RelabelRequest {
     pub eval: EvalKind,
     /// Table size of each game, in MB.
     pub hash_mb: usize,
+    /// Search again the lines that already carry a search label too (deeper
+    /// labels for data that `datagen --labels search` labelled); without it only
+    /// game labels are replaced. Exact labels are always kept.
+    pub redo_search: bool,
 }
 
 /// The midgame search score of `board`, in whole discs (−64..=64).
@@ -86,7 +92,7 @@ pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, T
         .map(|line| {
             let mut line = *line;
             let s = &mut line.sample;
-            if s.kind == LabelKind::Game {
+            if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
                 let board = s.position.board;
                 s.label = match req.rules {
                     RulesTag::Othello => score_as::<Othello>(req, board, &tt),
@@ -224,7 +230,36 @@ mod tests {
             selectivity: Selectivity::FULL,
             eval: EvalKind::Learned,
             hash_mb: 1,
+            redo_search: false,
         }
+    }
+
+    #[test]
+    fn search_labels_are_searched_again_only_when_asked() {
+        let rules = RulesTag::Othello;
+        let text = data(rules, 1);
+        let games = read_games(&text, Path::new("in"), rules).unwrap();
+        let once = relabel_game(&request(rules), &games[0]).unwrap();
+        // A search-labelled game is left as it is...
+        assert_eq!(relabel_game(&request(rules), &once).unwrap(), once);
+        // ...unless asked: then deeper searches give other labels, and the
+        // exact ones stay.
+        let deeper = RelabelRequest {
+            depth: 4,
+            redo_search: true,
+            ..request(rules)
+        };
+        let again = relabel_game(&deeper, &once).unwrap();
+        let mut changed = 0;
+        for (a, b) in once.iter().zip(&again) {
+            assert_eq!(a.sample.kind, b.sample.kind);
+            match a.sample.kind {
+                LabelKind::Exact => assert_eq!(a, b),
+                _ => changed += usize::from(a.sample.label != b.sample.label),
+            }
+        }
+        assert!(changed > 0, "depth 4 gave every label depth 2 gave");
+        assert_eq!(again, relabel_game(&deeper, &games[0]).unwrap());
     }
 
     #[test]
