@@ -241,9 +241,9 @@ fn shallow_value<K: Kernel, R: Rules>(
 
 /// The ordering key of the move to `sq` leading to `child`, at a node with
 /// `empties` empties (higher first): a small search or the evaluation (each
-/// less [`eval_reply_weight`](super::params::SolverOrder::eval_reply_weight) per reply), fastest-first or parity
-/// alone, the more expensive the larger the subtree (the evaluation only where
-/// the rules order by it).
+/// less [`eval_reply_weight`](super::params::SolverOrder::eval_reply_weight)
+/// per reply), fastest-first or parity alone, the more expensive the larger
+/// the subtree (the evaluation only where the rules order by it).
 #[inline(always)]
 fn move_key<K: Kernel, R: Rules>(
     k: K,
