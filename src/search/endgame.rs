@@ -16,7 +16,7 @@
 
 use super::NullWindowBest;
 use super::busy::BusyTable;
-use super::last_empties::odd_quadrants;
+use super::last_empties::parity_first;
 use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
@@ -176,10 +176,11 @@ impl<'a, R: Rules> Solver<'a, R> {
 // Null-window search from five empties up.
 
 /// How promising a move is for fastest-first ordering (higher first): few replies
-/// for the opponent, corners, the discs the mover gets, and the parity region,
+/// for the opponent, corners, the discs the mover gets, and the parity region
+/// (`first`: the squares of the preferred parity),
 /// weighed as the rules say ([`Rules::SOLVER_ORDER`]).
 #[inline(always)]
-fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, odd: u64) -> i32 {
+fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, first: u64) -> i32 {
     let order = R::SOLVER_ORDER;
     let replies = R::moves(k, child);
     let replies = replies.count_ones() as i32
@@ -190,7 +191,7 @@ fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, odd: u64) -> i
     if CORNERS >> sq & 1 != 0 {
         v += order.corner_bonus;
     }
-    if odd >> sq & 1 != 0 {
+    if first >> sq & 1 != 0 {
         v += SOLVER_PARITY_BONUS;
     }
     v
@@ -250,7 +251,7 @@ fn move_key<K: Kernel, R: Rules>(
     s: &mut Solver<R>,
     child: &R::Pos,
     sq: u8,
-    odd: u64,
+    first: u64,
     empties: u32,
 ) -> i32 {
     let order = R::SOLVER_ORDER;
@@ -273,9 +274,9 @@ fn move_key<K: Kernel, R: Rules>(
         let replies = R::moves(k, child).count_ones() as i32;
         -value - order.eval_reply_weight * replies
     } else if empties >= FASTEST_FIRST_MIN_EMPTIES {
-        order_score::<K, R>(k, child, sq, odd)
+        order_score::<K, R>(k, child, sq, first)
     } else {
-        (odd >> sq & 1) as i32
+        (first >> sq & 1) as i32
     }
 }
 
@@ -316,10 +317,10 @@ fn nws_body<K: Kernel, R: Rules>(
         }
     }
 
-    let odd = odd_quadrants(empty);
+    let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     if empties <= SHALLOW_EMPTIES {
         let mut best = -INF_DISCS;
-        for sq in Squares(moves & odd).chain(Squares(moves & !odd)) {
+        for sq in Squares(moves & first).chain(Squares(moves & !first)) {
             let f = R::flips(k, &board, sq);
             let v = -recurse(s, R::make(&board, sq, f), -alpha - 1);
             if v > best {
@@ -382,7 +383,7 @@ fn nws_body<K: Kernel, R: Rules>(
         entry.2 = if sq == tt_move {
             i32::MAX
         } else {
-            move_key(k, s, &R::make(&board, sq, f), sq, odd, empties)
+            move_key(k, s, &R::make(&board, sq, f), sq, first, empties)
         };
     }
     // With several threads, this node is watched from below: should another
@@ -505,7 +506,7 @@ fn pvs_body<K: Kernel, R: Rules>(
         return r;
     }
     let empty = R::board(&board).empty();
-    let odd = odd_quadrants(empty);
+    let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     let hash = R::key(&board);
     let tt_move = s.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
@@ -514,7 +515,7 @@ fn pvs_body<K: Kernel, R: Rules>(
         let score = if sq == tt_move {
             i32::MAX
         } else {
-            order_score::<K, R>(k, &child, sq, odd)
+            order_score::<K, R>(k, &child, sq, first)
         };
         stack.push((sq, score));
     }

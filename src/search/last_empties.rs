@@ -13,6 +13,7 @@ use crate::board::Board;
 use crate::board::bitboard::Squares;
 use crate::board::lastflip::count_last_flips;
 use crate::board::movegen::Kernel;
+use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER};
 
 /// The four 4×4 quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -21,6 +22,15 @@ const QUADRANTS: [u64; 4] = [
     0x0f0f_0f0f_0000_0000,
     0xf0f0_f0f0_0000_0000,
 ];
+
+/// The squares to try first by quadrant parity: those of the quadrants with an
+/// odd number of empties when `odd_first`, else the others (beside the
+/// empties, the mask may hold occupied squares).
+#[inline(always)]
+pub(super) fn parity_first(empty: u64, odd_first: bool) -> u64 {
+    let odd = odd_quadrants(empty);
+    if odd_first { odd } else { !odd }
+}
 
 /// Squares in quadrants holding an odd number of empties: playing there first
 /// tends to leave the last move in each region to the mover (Edax, Zebra).
@@ -211,7 +221,9 @@ fn solve_3<K: Kernel, const ANTI: bool>(
     sign * final_score::<ANTI>(p, o)
 }
 
-/// Null-window search of the last four empties, odd-quadrant squares first.
+/// Null-window search of the last four empties, squares of the rules' preferred
+/// quadrant parity first
+/// ([`SolverOrder::odd_first`](crate::search::params::SolverOrder::odd_first)).
 #[inline(always)]
 fn solve_4<K: Kernel, const ANTI: bool>(
     k: K,
@@ -222,7 +234,12 @@ fn solve_4<K: Kernel, const ANTI: bool>(
 ) -> i32 {
     *s += 1;
     let empty = !(p | o);
-    let odd = odd_quadrants(empty);
+    let odd_first = if ANTI {
+        ANTI_SOLVER_ORDER.odd_first
+    } else {
+        OTHELLO_SOLVER_ORDER.odd_first
+    };
+    let odd = parity_first(empty, odd_first);
     let mut e = [0u8; 4];
     for (n, sq) in Squares(empty & odd)
         .chain(Squares(empty & !odd))
