@@ -239,10 +239,10 @@ fn solve_4<K: Kernel, const ANTI: bool>(
     } else {
         OTHELLO_SOLVER_ORDER.odd_first
     };
-    let odd = parity_first(empty, odd_first);
+    let first = parity_first(empty, odd_first);
     let mut e = [0u8; 4];
-    for (n, sq) in Squares(empty & odd)
-        .chain(Squares(empty & !odd))
+    for (n, sq) in Squares(empty & first)
+        .chain(Squares(empty & !first))
         .enumerate()
     {
         e[n] = sq;
