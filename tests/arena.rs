@@ -98,6 +98,7 @@ fn two_levels_over_gtp_replay_identically_at_any_concurrency() {
     assert_eq!(games.len(), 6);
     assert_eq!(wdl(&report).iter().sum::<u32>(), 6, "{report}");
     assert!(report.contains("pentanomial"), "{report}");
+    assert!(report.contains("Elo by pairs"), "{report}");
     for (i, g) in games.iter().enumerate() {
         // Colours alternate; each game replays legally to its end and RE is right.
         let (black, white) = if i % 2 == 0 {

@@ -3,7 +3,7 @@
 //! entrants a standings table with the Brightwell Quotient; and the forfeits.
 
 use super::GameResult;
-use super::stats::{BqRecord, EloEstimate, Wdl, brightwell, pentanomial};
+use super::stats::{BqRecord, EloEstimate, Wdl, brightwell, pair_elo, pentanomial};
 
 /// One pairing's results, from the first entrant's point of view.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +18,9 @@ pub struct PairSummary {
     pub elo: Option<EloEstimate>,
     /// Colour-swapped pairs by the first entrant's points (0, ½, 1, 1½, 2).
     pub pentanomial: [u32; 5],
+    /// The first entrant's Elo advantage measured over those pairs (`None`
+    /// without pairs).
+    pub pair_elo: Option<EloEstimate>,
     /// The mean disc margin for the first entrant over the games played out
     /// (forfeits, scored by adjudication, left out); `None` when every game
     /// was a forfeit.
@@ -57,12 +60,14 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
             .map(points)
             .sum::<f64>()
     });
+    let counts = pentanomial(pair_points);
     PairSummary {
         first,
         second,
         wdl,
         elo: wdl.elo(),
-        pentanomial: pentanomial(pair_points),
+        pentanomial: counts,
+        pair_elo: pair_elo(counts),
         mean_margin: (!played.is_empty())
             .then(|| played.iter().map(|&m| f64::from(m)).sum::<f64>() / played.len() as f64),
         played: played.len(),
@@ -87,14 +92,16 @@ fn signed(x: f64) -> String {
 pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
     let (a, b) = (&names[s.first], &names[s.second]);
     let p = s.wdl.score().unwrap_or(0.5);
-    let elo = s.elo.map_or("none (no games)".into(), |e| {
+    let interval = |e: EloEstimate| {
         format!(
             "{} (95% interval {} .. {})",
             signed(e.elo),
             signed(e.low),
             signed(e.high)
         )
-    });
+    };
+    let elo = s.elo.map_or("none (no games)".into(), interval);
+    let by_pairs = s.pair_elo.map_or("none (no pairs)".into(), interval);
     [
         format!("{a} vs {b}: {} games", s.wdl.games()),
         format!(
@@ -109,6 +116,7 @@ pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
             "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {a}): {}",
             s.pentanomial.map(|c| c.to_string()).join(" ")
         ),
+        format!("  Elo by pairs: {by_pairs}"),
         match s.mean_margin {
             Some(m) => format!(
                 "  mean disc margin for {a}: {m:+.2} over {} games played out",
@@ -337,6 +345,27 @@ mod tests {
         assert!(rows.iter().all(|r| !r.withdrew));
         let table = format_standings(&rows, &["a".into(), "b".into(), "c".into()]);
         assert!(table.lines().nth(1).unwrap().contains(" c "), "{table}");
+    }
+
+    #[test]
+    fn a_pairing_reports_its_elo_by_pairs() {
+        // 0-1: entrant 0 wins with Black (+10) and with White (-4 for Black):
+        // one pair of 2 points. 0-2: a loss (-20 with Black) and a draw.
+        let r = results([10, -4, -20, 0, 2, 64], None);
+        let names = ["a".to_string(), "b".into(), "c".into()];
+        let s = pair_summary(&r, 0, 1);
+        assert_eq!(s.pentanomial, [0, 0, 0, 0, 1]);
+        assert_eq!(s.pair_elo.unwrap().elo, f64::INFINITY);
+        let s = pair_summary(&r, 0, 2);
+        assert_eq!(s.pentanomial, [0, 1, 0, 0, 0]);
+        let e = s.pair_elo.unwrap();
+        // One pair scoring 1/4: no spread, so the interval is the point itself.
+        assert!((e.elo + 190.85).abs() < 0.01 && e.low == e.elo && e.high == e.elo);
+        let text = format_pair(&s, &names);
+        assert!(
+            text.contains("  Elo by pairs: -190.8 (95% interval -190.8 .. -190.8)"),
+            "{text}"
+        );
     }
 
     #[test]
