@@ -13,7 +13,6 @@ use crate::board::Board;
 use crate::board::bitboard::Squares;
 use crate::board::lastflip::count_last_flips;
 use crate::board::movegen::Kernel;
-use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER};
 
 /// The four 4×4 quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -50,7 +49,10 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
 
 /// The null-window value over `alpha` of a position with `empties` (at most 4)
 /// empty squares, under Othello's count or (with `ANTI`) Anti-Reversi's,
-/// counting the nodes in `nodes`.
+/// counting the nodes in `nodes`; with four, squares in quadrants of odd
+/// parity first when `odd_first`, else those of even parity (the rules'
+/// [`SolverOrder::odd_first`](crate::search::params::SolverOrder::odd_first),
+/// a constant once inlined).
 #[inline(always)]
 pub(crate) fn solve<K: Kernel, const ANTI: bool>(
     k: K,
@@ -58,6 +60,7 @@ pub(crate) fn solve<K: Kernel, const ANTI: bool>(
     board: &Board,
     alpha: i32,
     empties: u32,
+    odd_first: bool,
 ) -> i32 {
     let (p, o) = (board.player, board.opponent);
     let empty = !(p | o);
@@ -78,7 +81,7 @@ pub(crate) fn solve<K: Kernel, const ANTI: bool>(
             }
             solve_3::<K, ANTI>(k, nodes, p, o, alpha, e)
         }
-        _ => solve_4::<K, ANTI>(k, nodes, p, o, alpha),
+        _ => solve_4::<K, ANTI>(k, nodes, p, o, alpha, odd_first),
     }
 }
 
@@ -221,9 +224,8 @@ fn solve_3<K: Kernel, const ANTI: bool>(
     sign * final_score::<ANTI>(p, o)
 }
 
-/// Null-window search of the last four empties, squares of the rules' preferred
-/// quadrant parity first
-/// ([`SolverOrder::odd_first`](crate::search::params::SolverOrder::odd_first)).
+/// Null-window search of the last four empties, squares of the preferred
+/// quadrant parity (`odd_first`, see [`solve`]) first.
 #[inline(always)]
 fn solve_4<K: Kernel, const ANTI: bool>(
     k: K,
@@ -231,14 +233,10 @@ fn solve_4<K: Kernel, const ANTI: bool>(
     mut p: u64,
     mut o: u64,
     mut alpha: i32,
+    odd_first: bool,
 ) -> i32 {
     *s += 1;
     let empty = !(p | o);
-    let odd_first = if ANTI {
-        ANTI_SOLVER_ORDER.odd_first
-    } else {
-        OTHELLO_SOLVER_ORDER.odd_first
-    };
     let first = parity_first(empty, odd_first);
     let mut e = [0u8; 4];
     for (n, sq) in Squares(empty & first)
@@ -293,14 +291,18 @@ mod tests {
             .unwrap()
     }
 
-    /// The fail-soft null-window answer against the exact value, at every alpha.
+    /// The fail-soft null-window answer against the exact value, at every
+    /// alpha, with either parity tried first.
     fn check<const ANTI: bool>(b: &Board) -> usize {
         let want = minimax(b, ANTI);
         for alpha in -64..64 {
-            let mut nodes = 0;
-            let v = solve::<_, ANTI>(Portable, &mut nodes, b, alpha, b.empties());
-            assert_eq!(v > alpha, want > alpha, "{b:?} alpha {alpha} anti {ANTI}");
-            assert!(if v > alpha { want >= v } else { want <= v }, "{b:?}");
+            for odd_first in [true, false] {
+                let mut nodes = 0;
+                let v = solve::<_, ANTI>(Portable, &mut nodes, b, alpha, b.empties(), odd_first);
+                let what = format!("{b:?} alpha {alpha} anti {ANTI} odd first {odd_first}");
+                assert_eq!(v > alpha, want > alpha, "{what}");
+                assert!(if v > alpha { want >= v } else { want <= v }, "{what}");
+            }
         }
         usize::from(want == 0)
     }

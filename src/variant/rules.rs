@@ -126,10 +126,11 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
         empties: u32,
     ) -> Option<i32> {
         let b = Self::board(p);
+        let odd_first = Self::SOLVER_ORDER.odd_first;
         match Self::LAST_EMPTIES {
             LastEmpties::None => None,
-            LastEmpties::Othello => Some(solve::<K, false>(k, nodes, b, alpha, empties)),
-            LastEmpties::Anti => Some(solve::<K, true>(k, nodes, b, alpha, empties)),
+            LastEmpties::Othello => Some(solve::<K, false>(k, nodes, b, alpha, empties, odd_first)),
+            LastEmpties::Anti => Some(solve::<K, true>(k, nodes, b, alpha, empties, odd_first)),
         }
     }
 }
