@@ -79,17 +79,31 @@ impl Wdl {
 
     /// The Elo difference and its 95 % interval (see the module documentation).
     pub fn elo(&self) -> Option<EloEstimate> {
-        let p = self.score()?;
-        let n = f64::from(self.games());
-        let dev = |x: f64, k: u32| f64::from(k) * (x - p).powi(2);
-        let variance = (dev(1.0, self.wins) + dev(0.5, self.draws) + dev(0.0, self.losses)) / n;
-        let margin = Z_95 * (variance / n).sqrt();
-        Some(EloEstimate {
-            elo: elo_from_score(p),
-            low: elo_from_score(p - margin),
-            high: elo_from_score(p + margin),
-        })
+        estimate(&[(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)])
     }
+}
+
+/// The Elo difference of the mean of scores `x` counted `k` times each
+/// (`(x, k)` pairs), with the 95 % interval `E(mean ± 1.96 · s)`, `s` the
+/// standard error of that mean; `None` with nothing counted.
+fn estimate(outcomes: &[(f64, u32)]) -> Option<EloEstimate> {
+    let n: u32 = outcomes.iter().map(|&(_, k)| k).sum();
+    if n == 0 {
+        return None;
+    }
+    let n = f64::from(n);
+    let p = outcomes.iter().map(|&(x, k)| x * f64::from(k)).sum::<f64>() / n;
+    let variance = outcomes
+        .iter()
+        .map(|&(x, k)| f64::from(k) * (x - p).powi(2))
+        .sum::<f64>()
+        / n;
+    let margin = Z_95 * (variance / n).sqrt();
+    Some(EloEstimate {
+        elo: elo_from_score(p),
+        low: elo_from_score(p - margin),
+        high: elo_from_score(p + margin),
+    })
 }
 
 /// An Elo difference with its 95 % interval (ends may be infinite).
@@ -117,30 +131,8 @@ pub fn pentanomial(pair_points: impl IntoIterator<Item = f64>) -> [u32; 5] {
 /// the [`pentanomial`] counts (see the module documentation); `None` without
 /// pairs.
 pub fn pair_elo(counts: [u32; 5]) -> Option<EloEstimate> {
-    let m: u32 = counts.iter().sum();
-    if m == 0 {
-        return None;
-    }
-    let m = f64::from(m);
-    let y = |i: usize| i as f64 / 4.0;
-    let q = counts
-        .iter()
-        .enumerate()
-        .map(|(i, &k)| y(i) * f64::from(k))
-        .sum::<f64>()
-        / m;
-    let variance = counts
-        .iter()
-        .enumerate()
-        .map(|(i, &k)| f64::from(k) * (y(i) - q).powi(2))
-        .sum::<f64>()
-        / m;
-    let margin = Z_95 * (variance / m).sqrt();
-    Some(EloEstimate {
-        elo: elo_from_score(q),
-        low: elo_from_score(q - margin),
-        high: elo_from_score(q + margin),
-    })
+    let outcomes: [(f64, u32); 5] = std::array::from_fn(|i| (i as f64 / 4.0, counts[i]));
+    estimate(&outcomes)
 }
 
 /// One entrant's tournament as the Brightwell Quotient sees it.
