@@ -427,6 +427,41 @@ fn anti_reversi_scores_the_fewer_discs() {
     );
 }
 
+#[test]
+fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
+    // Position 18 of the Anti-Reversi bench set (about 140 M nodes): at 24
+    // empties the root runs the selective passes, and the solver orders by the
+    // learned evaluation from 18 empties and by a small search from 22.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/anti-24.obf");
+    let text = std::fs::read_to_string(path).expect("the bench set ships with the repository");
+    let entries = mollett::format::parse_obf(&text).expect("the bench set parses");
+    let (_, e) = &entries[17];
+    let want = e.scores[0].1;
+    assert_eq!(e.position.board.empty().count_ones(), 24);
+    let pos = VariantPosition::othello_like(Variant::Anti, e.position);
+    let stop = AtomicBool::new(false);
+    for threads in [1, 2] {
+        let tt = TranspositionTable::new(64).unwrap();
+        let req = SearchRequest {
+            limits: Limits::EXACT,
+            threads,
+            ..SearchRequest::<Anti>::under(Anti::position(&pos), Level::number(1))
+        };
+        let res = search_under(&req, &tt, &stop, &mut |_| {});
+        assert_eq!(
+            (res.score, res.kind),
+            (want * 100, ScoreKind::Exact),
+            "{threads} threads"
+        );
+        // The move chosen reaches that score: the position after it is worth
+        // exactly the opposite to the opponent.
+        let after = pos.play(res.best.expect("a move")).unwrap();
+        let tt = TranspositionTable::new(64).unwrap();
+        let mut s = Solver::<Anti>::under(&tt, &stop);
+        assert_eq!(s.solve(Anti::position(&after), -65, 65).score, -want);
+    }
+}
+
 /// One move choice for `p` at depth 3 (exact at 8 empties) with `seed`.
 fn choose<R: Rules>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> SearchResult {
     let stop = AtomicBool::new(false);

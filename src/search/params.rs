@@ -228,8 +228,8 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 
 /// Anti-Reversi's solver ordering, where owning discs (corners above all) is
 /// what loses: corner replies count as any reply, taking a corner costs a
-/// reply, each disc the move leaves the mover a quarter reply, and no
-/// evaluation band. Measured on `fforum-20-39` #1–12, one thread: 1,431 M
+/// reply, each disc the move leaves the mover a quarter reply; the learned
+/// evaluation orders the deepest nodes, from more empties than in Othello. Measured on `fforum-20-39` #1–12, one thread: 1,431 M
 /// nodes with Othello's ordering, 210 M with this one (Othello's rules: 66 M).
 /// Each change counted: corner replies at 1 extra, 0, -1 gave 370, 276, 204 M
 /// on six of them; the corner bonus at +8, -8 ... -32 gave 204 against
@@ -241,19 +241,34 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 /// from 15 empties and a 2-ply search from 18, 163.6 / 227.8 / 1,011.2 on the
 /// first three; the search alone from 22, 20, 18 or 16 empties, 1,109.4,
 /// 1,031.0, 927.6 and 879.4 on #19, but from 18 it took #20 to 33,421 (from
-/// 22: 31,576): more in all (34,714 against 25,036), so the band stays off.
-/// Even quadrants first, as the last move in a region is a liability here:
-/// 124.7 M nodes against 129.9 M on #1–12, 203.7 M against 211.4 M on
-/// #13–18 (odd first, as in Othello).
+/// 22: 31,576): more in all (34,714 against 25,036), so the band stayed off
+/// with those (round-3) weights. Even quadrants first, as the last move in a
+/// region is a liability here: 124.7 M nodes against 129.9 M on #1–12,
+/// 203.7 M against 211.4 M on #13–18 (odd first, as in Othello). With the
+/// round-5 weights (depth-10 labels) the bands pay: the evaluation from 18
+/// empties and a 2-ply search from 22, each less two discs per reply as in
+/// Othello, took #1–12 / #13–18 / #19 from 125.1 / 215.1 / 1,226 M to
+/// 123.6 / 205.4 / 846.8 M; the evaluation from 20 alone gave 125.1 / 216.8 /
+/// 916.0, the search from 20 alone 125.1 / 215.1 / 841.3. On #20 (26
+/// empties) the bands searched 20,367 M nodes in 498 s against 23,670 M in
+/// 552 s with the round-4 weights and no bands (side by side).
 pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: -1,
     corner_bonus: -ORDER_MOBILITY_WEIGHT,
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
-    eval_min_empties: NEVER,
-    search_min_empties: NEVER,
-    eval_reply_weight: 0,
+    eval_min_empties: ANTI_EVAL_ORDER_MIN_EMPTIES,
+    search_min_empties: ANTI_SEARCH_ORDER_MIN_EMPTIES,
+    eval_reply_weight: EVAL_ORDER_REPLY_WEIGHT,
     odd_first: false,
 };
+
+/// From this many empties up, Anti-Reversi's solver orders moves by the learned
+/// evaluation (see [`ANTI_SOLVER_ORDER`]): later than Othello's
+/// [`EVAL_ORDER_MIN_EMPTIES`], as its evaluation is the less sure guide.
+pub const ANTI_EVAL_ORDER_MIN_EMPTIES: u32 = 18;
+/// From this many empties up, Anti-Reversi's solver orders moves by a
+/// [`SEARCH_ORDER_DEPTH`]-ply search (see [`ANTI_SOLVER_ORDER`]).
+pub const ANTI_SEARCH_ORDER_MIN_EMPTIES: u32 = 22;
 
 // ---------------------------------------------------------------------------
 // Selective endgame passes (see `Root::solve`).
