@@ -229,8 +229,9 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 /// Anti-Reversi's solver ordering, where owning discs (corners above all) is
 /// what loses: corner replies count as any reply, taking a corner costs a
 /// reply, each disc the move leaves the mover a quarter reply; the learned
-/// evaluation orders the deepest nodes, from more empties than in Othello. Measured on `fforum-20-39` #1–12, one thread: 1,431 M
-/// nodes with Othello's ordering, 210 M with this one (Othello's rules: 66 M).
+/// evaluation orders the deep nodes, from more empties than in Othello.
+/// Measured on `fforum-20-39` #1–12, one thread: 1,431 M nodes with Othello's
+/// ordering, 210 M with this one (Othello's rules: 66 M).
 /// Each change counted: corner replies at 1 extra, 0, -1 gave 370, 276, 204 M
 /// on six of them; the corner bonus at +8, -8 ... -32 gave 204 against
 /// 149–150 M; the disc malus 0, 2–5, 8 gave 107, 80, 90 M (together with the
