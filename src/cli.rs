@@ -188,6 +188,12 @@ pub struct MatchArgs {
     /// rounded up).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
     pub random_openings: Option<u16>,
+    /// The rules every game is played and scored under: othello (default),
+    /// reversi (historical: games start empty, openings begin with the four
+    /// centre placements) or anti (the fewer discs win). GTP entrants are told
+    /// it with `set_game`, NBoard entrants by the game record.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
     /// Plies of each random opening, 0..=59.
     #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=59))]
     pub opening_plies: u8,

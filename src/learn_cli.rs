@@ -140,7 +140,8 @@ pub fn run_datagen(args: DatagenArgs) -> Result<()> {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            parse_openings(&text)?
+            // Anti-Reversi moves as Othello: the same transcripts serve both.
+            parse_openings(&text, Variant::Othello)?
         }
         None => Vec::new(),
     };

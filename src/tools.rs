@@ -40,7 +40,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
             let text = std::fs::File::open(file)
                 .and_then(|f| read_text(f, MAX_TEXT))
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            parse_openings(&text)?
+            parse_openings(&text, args.variant)?
         }
         None => {
             let count = args.random_openings.map_or_else(
@@ -50,7 +50,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
                 },
                 usize::from,
             );
-            random_openings(count, args.opening_plies.into(), args.seed)?
+            random_openings(count, args.opening_plies.into(), args.seed, args.variant)?
         }
     };
     let games = args.games.map_or(2 * openings.len(), usize::from);
@@ -65,6 +65,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         entrants,
         limits,
         proto: args.proto,
+        variant: args.variant,
         openings,
         games_per_pairing: games,
         concurrency,

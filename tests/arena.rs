@@ -337,3 +337,159 @@ fn a_match_against_gtp_rhino_completes() {
     assert!(report.contains("forfeits: 0"), "{report}");
     assert!(games.iter().all(|g| g.to_game().unwrap().is_over()));
 }
+
+/// An entrant whose standard input is copied to `log` on its way to a Mollett
+/// at level 1 (the runner splits the command as a shell would).
+fn logged(name: &str, log: &std::path::Path) -> String {
+    format!(
+        "{name}=sh -c 'tee -a {} | {BIN} --level 1 --threads 1 --hash 4'",
+        log.display()
+    )
+}
+
+#[test]
+fn variant_matches_tell_the_entrants_and_score_by_the_variant() {
+    use mollett::variant::Variant;
+    for (proto, variant) in [("gtp", "anti"), ("nboard", "anti"), ("gtp", "reversi")] {
+        let dir = scratch(&format!("variant-{proto}-{variant}"));
+        let log = dir.join("commands.log");
+        let mut args = vec![
+            "--proto",
+            proto,
+            "--variant",
+            variant,
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--verbose",
+        ];
+        let (a, b) = (logged("a", &log), mollett("b", 2));
+        args.extend(["--engine", &a, "--engine", &b]);
+        if proto == "nboard" {
+            args.extend(["--depth", "a=1", "--depth", "b=2"]);
+        }
+        let (report, games) = run_match(&dir, &args);
+        let want: Variant = variant.parse().unwrap();
+        for g in &games {
+            // The record names the rules, replays under them to the end, and
+            // RE is the variant's score (Anti-Reversi: the fewer discs win).
+            assert_eq!(g.variant, Some(want), "{g}");
+            let game = g.to_game().unwrap();
+            assert_eq!(game.variant, want);
+            let end = game.variant_position();
+            assert!(end.is_game_over());
+            assert_eq!(result(g), (end.final_score_black(), false));
+            if want == Variant::Reversi {
+                // Historical Reversi starts empty: four centre placements first.
+                assert_eq!(g.start.board.empties(), 64);
+            }
+        }
+        let black_wins = |g: &GgfGame| result(g).0.signum();
+        let a_score: i32 = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                if i % 2 == 0 {
+                    black_wins(g)
+                } else {
+                    -black_wins(g)
+                }
+            })
+            .sum();
+        let [w, _, l] = wdl(&report);
+        assert_eq!(w as i32 - l as i32, a_score, "{report}");
+        // The entrant was told the rules: GTP by set_game before its first
+        // clear_board, NBoard by every record it was sent.
+        let sent = std::fs::read_to_string(&log).unwrap();
+        if proto == "gtp" {
+            let name = if want == Variant::Anti {
+                "Anti-Reversi"
+            } else {
+                "Reversi"
+            };
+            let first_set = sent.find(&format!("set_game {name}")).expect("set_game");
+            assert!(first_set < sent.find("clear_board").unwrap(), "{sent}");
+        } else {
+            let records: Vec<&str> = sent.lines().filter(|l| l.starts_with("set game")).collect();
+            assert!(!records.is_empty());
+            assert!(records.iter().all(|r| r.contains("TY[8a]")), "{sent}");
+        }
+    }
+}
+
+#[test]
+fn a_variant_match_resumes_and_refuses_another_variant_s_games() {
+    let dir = scratch("variant-resume");
+    let (a, b) = (mollett("a", 2), mollett("b", 1));
+    let base = [
+        "--variant",
+        "anti",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "4",
+        "--seed",
+        "7",
+    ];
+    let (report, games) = run_match(&dir, &base);
+    // Keep two games, then resume: the other two are played again identically.
+    let file = dir.join("games.ggf");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, kept).unwrap();
+    let resume = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("match")
+            .args(args)
+            .arg("--games-file")
+            .arg(&file)
+            .arg("--resume")
+            .output()
+            .unwrap()
+    };
+    let out = resume(&base);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(wdl(&String::from_utf8(out.stdout).unwrap()), wdl(&report));
+    let mut again = parse_ggf_records(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    again.sort_by_key(number);
+    assert_eq!(moves(&again), moves(&games));
+    // The same file is not a game of an Othello match.
+    let mut othello = base.to_vec();
+    othello[1] = "othello";
+    let out = resume(&othello);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("is a game of anti, this match plays othello"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_entrant_that_does_not_know_the_variant_stops_the_match_before_it_starts() {
+    let a = mollett("a", 1);
+    // Answers every command but set_game, as an Othello-only engine would.
+    let plain = "plain=sh -c 'while read l; do case \"$l\" in set_game*) printf \"? unsupported game\\n\\n\";; *) printf \"=\\n\\n\";; esac; done'";
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "anti",
+            "--engine",
+            &a,
+            "--engine",
+            plain,
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("entrant 'plain'") && err.contains("set_game Anti-Reversi"),
+        "{err}"
+    );
+}

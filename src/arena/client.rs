@@ -5,12 +5,31 @@
 //! accepted (some engines, such as `gtp-rhino`, refuse it and pass on their own).
 //! An NBoard entrant is sent the whole game with `set game` before each `go`,
 //! with its clock (as NBoard's own match driver does).
+//!
+//! Under a variant, a GTP entrant is told the game with `set_game` before the
+//! first `clear_board` (an entrant that refuses it fails to start, so a match
+//! stops before its first game); an NBoard entrant learns it from the record,
+//! which names it (`TY[8a]`, `VA[..]`: NBoard has no command for it).
 
 use super::process::{Fault, Process, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
 use crate::format::{GgfGame, GgfMove, parse_move_item};
+use crate::variant::Variant;
 use std::time::Instant;
+
+/// Who to start, and for which kind of game.
+#[derive(Clone, Copy, Debug)]
+pub struct Entrant<'a> {
+    /// The entrant's name and command.
+    pub spec: &'a EntrantSpec,
+    /// The protocol it speaks.
+    pub proto: Proto,
+    /// Its limits.
+    pub limits: &'a EntrantLimits,
+    /// The rules of the games it plays.
+    pub variant: Variant,
+}
 
 /// What an entrant is asked for a move.
 pub struct MoveRequest<'a> {
@@ -41,24 +60,19 @@ pub trait Client: Send {
     fn genmove(&mut self, req: &MoveRequest) -> Result<Answer, Fault>;
 }
 
-/// Starts `spec` and sets it up for a new game from the start position.
-pub fn connect(
-    spec: &EntrantSpec,
-    proto: Proto,
-    limits: &EntrantLimits,
-    deadline: Instant,
-) -> Result<Box<dyn Client>, Fault> {
-    let process = Process::spawn(spec)?;
+/// Starts an entrant and sets it up for a new game from its variant's start.
+pub fn connect(entrant: &Entrant, deadline: Instant) -> Result<Box<dyn Client>, Fault> {
+    let process = Process::spawn(entrant.spec)?;
     // A fault while setting up is a failure to start.
     let start = |f: Fault| match f {
         Fault::Start(_) => f,
         other => Fault::Start(other.to_string()),
     };
-    match proto {
-        Proto::Gtp => Gtp::new(process, limits, deadline)
+    match entrant.proto {
+        Proto::Gtp => Gtp::new(process, entrant, deadline)
             .map(|c| Box::new(c) as Box<dyn Client>)
             .map_err(start),
-        Proto::Nboard => Nboard::new(process, limits, deadline)
+        Proto::Nboard => Nboard::new(process, entrant.limits, deadline)
             .map(|c| Box::new(c) as Box<dyn Client>)
             .map_err(start),
     }
@@ -127,13 +141,21 @@ struct Gtp {
 pub type GtpAnswer = Result<String, String>;
 
 impl Gtp {
-    fn new(process: Process, limits: &EntrantLimits, deadline: Instant) -> Result<Gtp, Fault> {
+    fn new(process: Process, entrant: &Entrant, deadline: Instant) -> Result<Gtp, Fault> {
         let mut gtp = Gtp {
             process,
             told: Vec::new(),
         };
         gtp.expect_ok("boardsize 8", deadline)?;
+        // Othello is every GTP Othello engine's game: only a variant is named.
+        if entrant.variant != Variant::Othello {
+            gtp.expect_ok(
+                &format!("set_game {}", entrant.variant.gtp_name()),
+                deadline,
+            )?;
+        }
         gtp.expect_ok("clear_board", deadline)?;
+        let limits = entrant.limits;
         // Time settings are advice: an engine may not know them.
         if let Some(t) = limits.move_time {
             gtp.command(&format!("time_settings 0 {t} 1"), deadline)?

@@ -12,15 +12,24 @@
 //! GGF record keeps only the moves actually played, with `RE[score:t]` for a loss
 //! on time or `RE[score:r]` for the other forfeits, and a `CO[..]` comment saying
 //! who defaulted and why.
+//!
+//! # Variants
+//!
+//! The game is played under its opening's variant: its moves are checked and
+//! its result is scored by those rules (under Anti-Reversi the fewer discs win,
+//! so the margin is the variant's score, not the disc difference), and the
+//! record names the variant (`TY[8a]`, `VA[reversi]`, see the GGF module).
 
-use super::client::{Client, MoveRequest, connect};
+use super::client::{Client, Entrant, MoveRequest, connect};
 use super::process::{Fault, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move};
 use crate::format::{GgfGame, GgfMove, Seconds};
 use crate::game::Game;
-use crate::search::{Level, SearchRequest, search};
+use crate::search::{Level, SearchRequest, search_under};
 use crate::tt::TranspositionTable;
+use crate::variant::VariantPosition;
+use crate::variant::rules::{Rules, with_rules};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -41,7 +50,7 @@ const HANG_MARGIN: f64 = 1.0;
 
 /// Everything one game needs.
 pub struct GameSetup<'a> {
-    /// The opening, from the start position.
+    /// The opening, from its variant's start position.
     pub opening: &'a Game,
     /// Black's and White's entrant.
     pub players: [&'a EntrantSpec; 2],
@@ -74,6 +83,9 @@ pub struct GameOutcome {
     /// Empty squares left when the game ended (0 after a forfeit's completion
     /// unless the completed game ended early).
     pub empties: u32,
+    /// Black's and White's discs when the game ended (after a forfeit, at the
+    /// end of its completion).
+    pub discs: [u32; 2],
     /// Set when a side lost by default.
     pub forfeit: Option<Forfeit>,
 }
@@ -87,7 +99,7 @@ fn side_index(c: Color) -> usize {
 
 /// Plays one game.
 pub fn play_game(setup: &GameSetup) -> GameOutcome {
-    let mut record = GgfGame::new(Position::START);
+    let mut record = GgfGame::from_game(setup.opening);
     record.pc = Some("mollett match".into());
     record.pb = Some(setup.players[0].name.clone());
     record.pw = Some(setup.players[1].name.clone());
@@ -98,12 +110,6 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         record.tb = lb.clock;
         record.tw = lw.clock;
     }
-    record.moves = setup
-        .opening
-        .moves
-        .iter()
-        .map(|&m| GgfMove::from(m))
-        .collect();
     let mut left = [
         lb.clock.map(|c| c.main.get()),
         lw.clock.map(|c| c.main.get()),
@@ -114,7 +120,13 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         let i = side_index(side);
         let t0 = Instant::now();
         let deadline = t0 + setup.hang_timeout.duration();
-        match connect(setup.players[i], setup.proto, setup.limits[i], deadline) {
+        let entrant = Entrant {
+            spec: setup.players[i],
+            proto: setup.proto,
+            limits: setup.limits[i],
+            variant: setup.opening.variant,
+        };
+        match connect(&entrant, deadline) {
             Ok(c) => clients[i] = Some(c),
             Err(fault) => {
                 let fault = with_wait(fault, setup.hang_timeout.get(), t0);
@@ -125,13 +137,14 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
     }
     let mut game = setup.opening.clone();
     while forfeit.is_none() && !game.is_over() {
-        let pos = game.position();
-        if pos.board.must_pass() {
+        let pos = game.variant_position();
+        if pos.must_pass() {
             game.play(Move::Pass).expect("a forced pass");
             record.moves.push(GgfMove::from(Move::Pass));
             continue;
         }
-        let i = side_index(pos.side);
+        let side = pos.position.side;
+        let i = side_index(side);
         let limits = setup.limits[i];
         let grace = limits.clock.map_or(0.0, |c| c.grace.get());
         let bound = match (left[i], limits.move_time) {
@@ -141,7 +154,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         };
         let req = MoveRequest {
             record: &record,
-            side: pos.side,
+            side,
             time_left: left[i],
             // Sums of bounded values: the saturated bound fits an Instant.
             deadline: Instant::now() + Seconds::saturating(bound).duration(),
@@ -171,10 +184,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
             },
         };
         if let Some(fault) = fault {
-            forfeit = Some(Forfeit {
-                loser: pos.side,
-                fault,
-            });
+            forfeit = Some(Forfeit { loser: side, fault });
         }
     }
     drop(clients);
@@ -226,18 +236,20 @@ fn move_time_limit(t: Seconds) -> f64 {
 fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutcome {
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
     let Some(f) = forfeit else {
-        let end = game.position();
+        let end = game.variant_position();
         let margin = end.final_score_black();
         record.re = Some(margin.to_string());
         return GameOutcome {
             record,
             margin,
             passes,
-            empties: end.board.empties(),
+            empties: end.position.board.empties(),
+            discs: discs(&end),
             forfeit: None,
         };
     };
-    let (completed, empties) = complete(game.position());
+    let end = complete(game.variant_position());
+    let completed = end.final_score_black();
     let winner_margin = match f.loser {
         Color::Black => -completed,
         Color::White => completed,
@@ -268,22 +280,36 @@ fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutc
         record,
         margin,
         passes,
-        empties,
+        empties: end.position.board.empties(),
+        discs: discs(&end),
         forfeit: Some(f),
     }
 }
 
-/// Plays `pos` out with a fixed-depth search for both sides: Black's margin and
-/// the empties left.
-pub fn complete(mut pos: Position) -> (i32, u32) {
+/// Black's and White's discs in `pos`.
+pub fn discs(pos: &VariantPosition) -> [u32; 2] {
+    [pos.position.black(), pos.position.white()].map(u64::count_ones)
+}
+
+/// Plays `pos` out under its variant with a fixed-depth search for both sides:
+/// the final position.
+pub fn complete(mut pos: VariantPosition) -> VariantPosition {
     let tt = TranspositionTable::new(1).expect("a 1 MB table");
     let stop = AtomicBool::new(false);
-    while !pos.board.is_game_over() {
-        let req = SearchRequest::new(pos.board, Level::number(ADJUDICATION_LEVEL));
-        let mv = search(&req, &tt, &stop, &mut |_| {})
-            .best
-            .expect("a game not over has a move");
+    while !pos.is_game_over() {
+        let mv = if pos.must_pass() {
+            Move::Pass
+        } else {
+            with_rules!(pos.variant, R => {
+                let req = SearchRequest::<R>::under(
+                    R::position(&pos),
+                    Level::number(ADJUDICATION_LEVEL),
+                );
+                search_under(&req, &tt, &stop, &mut |_| {}).best
+            })
+            .expect("a game not over has a move")
+        };
         pos = pos.play(mv).expect("the search plays legal moves");
     }
-    (pos.final_score_black(), pos.board.empties())
+    pos
 }

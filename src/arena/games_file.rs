@@ -14,7 +14,7 @@
 //! - Each record carries its game's number in the schedule as `RO[N]`
 //!   (1-based, as the report numbers games), which [`resumed_games`] uses.
 
-use super::game::{Forfeit, GameOutcome, complete};
+use super::game::{Forfeit, GameOutcome, complete, discs};
 use super::process::Fault;
 use super::{GameResult, MatchConfig, schedule};
 use crate::board::{Color, Move};
@@ -199,6 +199,13 @@ pub fn resumed_games(text: &str, config: &MatchConfig) -> Result<Vec<GameResult>
                 names[0], names[1]
             )));
         }
+        let variant = record.variant.unwrap_or_default();
+        if variant != config.variant {
+            return Err(bad(format!(
+                "game {number} is a game of {variant}, this match plays {}",
+                config.variant
+            )));
+        }
         let opening = &config.openings[g.opening].moves;
         let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
         if !moves.starts_with(opening) {
@@ -226,12 +233,12 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         .to_game()
         .map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
-    let end = game.position();
-    let (forfeit, empties) = if suffix.is_empty() {
-        if !end.board.is_game_over() || end.final_score_black() != margin {
+    let end = game.variant_position();
+    let (forfeit, end) = if suffix.is_empty() {
+        if !end.is_game_over() || end.final_score_black() != margin {
             return Err(format!("RE[{re}] is not the end of its moves"));
         }
-        (None, end.board.empties())
+        (None, end)
     } else {
         // The side that defaulted is the one the adjudicated margin is against.
         let loser = if margin < 0 {
@@ -245,13 +252,14 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
             .find(|(t, _)| t == "CO")
             .map_or("", |(_, v)| v.as_str());
         let fault = Fault::from_comment(comment, suffix == "t");
-        (Some(Forfeit { loser, fault }), complete(end).1)
+        (Some(Forfeit { loser, fault }), complete(end))
     };
     Ok(GameOutcome {
         record,
         margin,
         passes,
-        empties,
+        empties: end.position.board.empties(),
+        discs: discs(&end),
         forfeit,
     })
 }

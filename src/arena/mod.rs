@@ -30,6 +30,7 @@ pub mod spec;
 pub mod stats;
 
 use crate::game::Game;
+use crate::variant::Variant;
 use crossbeam_channel::Receiver;
 use game::{GameOutcome, GameSetup, play_game};
 use spec::{EntrantLimits, EntrantSpec, Proto, SpecError};
@@ -49,7 +50,10 @@ pub struct MatchConfig {
     pub limits: Vec<EntrantLimits>,
     /// The protocol all entrants speak.
     pub proto: Proto,
-    /// The openings, each played twice with colours swapped.
+    /// The rules every game is played and scored under.
+    pub variant: Variant,
+    /// The openings (under `variant`, from its start), each played twice with
+    /// colours swapped.
     pub openings: Vec<Game>,
     /// Games per pairing of two entrants.
     pub games_per_pairing: usize,
@@ -163,6 +167,12 @@ impl MatchConfig {
         if self.openings.is_empty() || self.games_per_pairing == 0 {
             return Err(SpecError("a match needs openings and games".into()));
         }
+        if let Some(g) = self.openings.iter().find(|g| g.variant != self.variant) {
+            return Err(SpecError(format!(
+                "an opening of {} in a match of {}",
+                g.variant, self.variant
+            )));
+        }
         if self.concurrency == 0 {
             return Err(SpecError("the concurrency must be at least 1".into()));
         }
@@ -193,7 +203,13 @@ impl MatchConfig {
     pub fn check_entrants(&self) -> Result<(), SpecError> {
         for (spec, limits) in self.entrants.iter().zip(&self.limits) {
             let deadline = std::time::Instant::now() + self.hang_timeout.duration();
-            if let Err(f) = client::connect(spec, self.proto, limits, deadline) {
+            let entrant = client::Entrant {
+                spec,
+                proto: self.proto,
+                limits,
+                variant: self.variant,
+            };
+            if let Err(f) = client::connect(&entrant, deadline) {
                 return Err(SpecError(format!(
                     "entrant '{}' {f} (checked before the first game)",
                     spec.name

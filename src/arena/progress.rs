@@ -3,6 +3,7 @@
 //! alive) or when asked (`--verbose`). Stdout keeps only the report.
 
 use super::GameResult;
+use crate::variant::Variant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -70,11 +71,17 @@ impl Progress {
         score.join(", ")
     }
 
-    /// One finished game: `game 7 (3/20 done): a-b 36-28 (+8 for black); a 2, b 1`.
+    /// One finished game: `game 7 (3/20 done): a (black) 36-28 b (white); a 2, b 1`.
     fn line(&self, r: &GameResult) -> String {
         let [b, w] = r.game.colours();
         let m = r.outcome.margin;
-        let (bd, wd) = ((64 + m).clamp(0, 128) / 2, (64 - m).clamp(0, 128) / 2);
+        // Othello's and Reversi's score is the discs with the empties to the
+        // winner; Anti-Reversi's winner has fewer discs, so show the board's.
+        let (bd, wd) = if r.outcome.record.variant == Some(Variant::Anti) {
+            (r.outcome.discs[0] as i32, r.outcome.discs[1] as i32)
+        } else {
+            ((64 + m).clamp(0, 128) / 2, (64 - m).clamp(0, 128) / 2)
+        };
         let forfeit = r.outcome.forfeit.as_ref().map_or(String::new(), |f| {
             let loser = if f.loser == crate::Color::Black { b } else { w };
             let what = f.fault.to_string();

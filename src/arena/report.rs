@@ -312,6 +312,7 @@ mod tests {
                         margin,
                         passes: 0,
                         empties: 0,
+                        discs: [(64 + margin) as u32 / 2, (64 - margin) as u32 / 2],
                         forfeit,
                     },
                 }

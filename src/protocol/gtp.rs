@@ -258,8 +258,8 @@ impl Gtp {
                     .map_err(|e| e.to_string()),
                 None => Err("unsupported game".into()),
             }),
-            Command::ListGames => Some(Ok(Variant::ALL.map(game_name).join("\n"))),
-            Command::RulesGameId => ok(game_name(vpos.variant)),
+            Command::ListGames => Some(Ok(Variant::ALL.map(Variant::gtp_name).join("\n"))),
+            Command::RulesGameId => ok(Variant::gtp_name(vpos.variant)),
             Command::RulesBoard => Some(Ok(rules_board(&pos))),
             Command::RulesBoardSize => ok("8"),
             Command::RulesLegalMoves => Some(Ok(legal_moves_text(&vpos))),
@@ -294,21 +294,12 @@ impl Gtp {
     }
 }
 
-/// A game's name in `set_game`, `list_games` and `gogui-rules_game_id`.
-fn game_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Othello => "Othello",
-        Variant::Reversi => "Reversi",
-        Variant::Anti => "Anti-Reversi",
-    }
-}
-
 /// The variant a `set_game` name stands for (any case; the variant's own name
 /// works too).
 fn game_variant(name: &str) -> Option<Variant> {
     Variant::ALL
         .into_iter()
-        .find(|&v| name.eq_ignore_ascii_case(game_name(v)))
+        .find(|&v| name.eq_ignore_ascii_case(Variant::gtp_name(v)))
         .or_else(|| name.parse().ok())
 }
 

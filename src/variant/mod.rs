@@ -62,6 +62,16 @@ impl Variant {
         }
     }
 
+    /// The game's name in GTP (`set_game`, `list_games`,
+    /// `gogui-rules_game_id`).
+    pub const fn gtp_name(self) -> &'static str {
+        match self {
+            Variant::Othello => "Othello",
+            Variant::Reversi => "Reversi",
+            Variant::Anti => "Anti-Reversi",
+        }
+    }
+
     /// The start of a game.
     pub fn start(self) -> VariantPosition {
         match self {
