@@ -293,21 +293,23 @@ pub fn discs(pos: &VariantPosition) -> [u32; 2] {
 
 /// Plays `pos` out under its variant with a fixed-depth search for both sides:
 /// the final position.
-pub fn complete(mut pos: VariantPosition) -> VariantPosition {
+pub fn complete(pos: VariantPosition) -> VariantPosition {
+    with_rules!(pos.variant, R => complete_under::<R>(pos))
+}
+
+/// [`complete`] under the rules `R` (those of `pos`).
+fn complete_under<R: Rules>(mut pos: VariantPosition) -> VariantPosition {
     let tt = TranspositionTable::new(1).expect("a 1 MB table");
     let stop = AtomicBool::new(false);
     while !pos.is_game_over() {
         let mv = if pos.must_pass() {
             Move::Pass
         } else {
-            with_rules!(pos.variant, R => {
-                let req = SearchRequest::<R>::under(
-                    R::position(&pos),
-                    Level::number(ADJUDICATION_LEVEL),
-                );
-                search_under(&req, &tt, &stop, &mut |_| {}).best
-            })
-            .expect("a game not over has a move")
+            let req =
+                SearchRequest::<R>::under(R::position(&pos), Level::number(ADJUDICATION_LEVEL));
+            search_under(&req, &tt, &stop, &mut |_| {})
+                .best
+                .expect("a game not over has a move")
         };
         pos = pos.play(mv).expect("the search plays legal moves");
     }
