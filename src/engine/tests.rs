@@ -177,9 +177,10 @@ fn settings_are_checked() {
 
 #[test]
 fn contempt_is_taken_from_blacks_side() {
-    // Three empties, level 1 (depth 1, no solve): a move ends the game drawn,
-    // so the score follows the contempt (see tests/contempt.rs). The same
-    // side-relative board with White to move takes the contempt negated.
+    // Three empties, depth 1 and no solve (level 1 would prove the outcome
+    // there): a move ends the game drawn, so the score follows the contempt
+    // (see tests/contempt.rs). The same side-relative board with White to
+    // move takes the contempt negated.
     let black = "XXXXXXXXXXXOOOXOXXXXOXOOXXXXXOOOXXOOOOXOXOOOOOOOX-OOOOOO--OOOOOO X";
     let white: String = black[..64]
         .chars()
@@ -192,11 +193,13 @@ fn contempt_is_taken_from_blacks_side() {
         .collect();
     let board = black.parse::<Position>().unwrap().board;
     let stop = AtomicBool::new(false);
+    let mut level = Level::number(1);
+    (level.limits.exact_empties, level.limits.wld_empties) = (0, 0);
     let want = |contempt| {
         let tt = TranspositionTable::new(1).unwrap();
         let req = SearchRequest {
             contempt,
-            ..SearchRequest::new(board, "1".parse().unwrap())
+            ..SearchRequest::new(board, level)
         };
         crate::search::search(&req, &tt, &stop, &mut |_| {}).score
     };
@@ -205,7 +208,13 @@ fn contempt_is_taken_from_blacks_side() {
         let pos: Position = text.parse().unwrap();
         assert_eq!(pos.board, board);
         for contempt in [100, -100] {
-            let mut e = engine("1");
+            let mut e = Engine::new(Settings {
+                level,
+                threads: 1,
+                hash_mb: 2,
+                ..Settings::default()
+            })
+            .unwrap();
             e.new_game(pos).unwrap();
             e.set_contempt(contempt);
             e.start(Job::Go { time: None }).unwrap();
