@@ -6,8 +6,12 @@ use crate::search::SearchRequest;
 use std::time::Instant;
 
 fn engine(level: &str) -> Engine {
+    engine_at(level.parse().unwrap())
+}
+
+fn engine_at(level: Level) -> Engine {
     Engine::new(Settings {
-        level: level.parse().unwrap(),
+        level,
         threads: 1,
         hash_mb: 2,
         ..Settings::default()
@@ -208,13 +212,7 @@ fn contempt_is_taken_from_blacks_side() {
         let pos: Position = text.parse().unwrap();
         assert_eq!(pos.board, board);
         for contempt in [100, -100] {
-            let mut e = Engine::new(Settings {
-                level,
-                threads: 1,
-                hash_mb: 2,
-                ..Settings::default()
-            })
-            .unwrap();
+            let mut e = engine_at(level);
             e.new_game(pos).unwrap();
             e.set_contempt(contempt);
             e.start(Job::Go { time: None }).unwrap();

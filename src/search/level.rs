@@ -70,14 +70,12 @@ impl Level {
         } else {
             Selectivity::FULL
         };
-        let (exact, wld) = match n {
-            1..=10 => (2 * n, 2 * n + WLD_AHEAD),
-            60 => (60, 60),
-            _ => {
-                let e = 20 + (n - 10) * 2 / 5;
-                (e, e + WLD_AHEAD)
-            }
+        let exact = match n {
+            1..=10 => 2 * n,
+            60 => 60,
+            _ => 20 + (n - 10) * 2 / 5,
         };
+        let wld = if n == 60 { 60 } else { exact + WLD_AHEAD };
         Level {
             name: LevelName::Number(n),
             limits: Limits {
