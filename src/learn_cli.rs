@@ -115,6 +115,16 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+/// The command as it was typed, named `mollett` whatever the binary's path:
+/// the note a weights or regressions file keeps of how it was made, so the
+/// same command from the same directory writes the same file, bit for bit.
+pub(crate) fn command_line() -> String {
+    std::iter::once("mollett".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A pool of `threads` workers (default: one per logical CPU).
 pub(crate) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new()
@@ -317,7 +327,7 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
         holdout_percent: args.holdout,
         iterations: args.iterations,
         ridge: args.ridge,
-        note: std::env::args().collect::<Vec<_>>().join(" "),
+        note: command_line(),
         prior,
     };
     let progress = bar(u64::from(args.iterations), "iterations");

@@ -151,10 +151,7 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     let mut all = read_scores(&args.scores, args.variant)?;
     all.retain(|d| picked.contains(&mollett::format::write_board_string(&d.position)));
     let weights = wfile::fnv1a(embedded_weights(args.variant));
-    let note = std::iter::once("mollett".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let note = crate::learn_cli::command_line();
     let file = fit(&all, weights, &note).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = file.write();
     eprintln!("probcut: depth, shallow depth, empties, a, b, sigma (centi-discs), positions:");
