@@ -7,9 +7,11 @@ use mollett::learn::sample::LabelKind;
 use std::collections::HashSet;
 use std::path::Path;
 
-#[test]
-fn round_14_reads_back_as_80000_othello_games() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/othello-r14.mpk.gz");
+/// Reads a committed round of Othello games back whole and checks what the
+/// README says of it: `games_played` games numbered from 0, `positions_held`
+/// positions, search and exact labels only, exact solves from 16 empties on.
+fn check_round(file: &str, games_played: u64, positions_held: u64) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let mut games = HashSet::new();
     let (mut positions, mut exact, mut search) = (0u64, 0u64, 0u64);
     for_each_line(&path, |l| {
@@ -25,10 +27,23 @@ fn round_14_reads_back_as_80000_othello_games() {
         Ok(())
     })
     .expect("the committed data reads");
-    assert_eq!(positions, 4_791_757);
-    assert_eq!(games.len(), 80_000);
-    assert_eq!(games.iter().max(), Some(&79_999));
+    assert_eq!(positions, positions_held, "{file}");
+    assert_eq!(games.len() as u64, games_played, "{file}");
+    assert_eq!(games.iter().max(), Some(&(games_played - 1)), "{file}");
     // Exact solves from 16 empties on: 17 of a game's positions at most.
-    assert!(exact > 0 && exact <= 17 * 80_000, "{exact} exact");
-    assert!(search > exact, "{exact} exact, {search} search");
+    assert!(
+        exact > 0 && exact <= 17 * games_played,
+        "{file}: {exact} exact"
+    );
+    assert!(search > exact, "{file}: {exact} exact, {search} search");
+}
+
+#[test]
+fn round_14_reads_back_as_80000_othello_games() {
+    check_round("data/othello-r14.mpk.gz", 80_000, 4_791_757);
+}
+
+#[test]
+fn round_15_reads_back_as_80000_othello_games() {
+    check_round("data/othello-r15.mpk.gz", 80_000, 4_792_524);
 }
