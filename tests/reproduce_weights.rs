@@ -1,8 +1,9 @@
-//! The shipped Othello weights and their regressions are made again, bit for
-//! bit, from the training data committed in `data/` by the commands the files
-//! themselves record (their notes; `scripts/refit-weights.sh` runs the same
-//! commands). The fast test checks that those commands read only committed
-//! data; the full refit (about 10 minutes on 2 cores) is ignored by default:
+//! The shipped weights and their regressions, Othello's and Anti-Reversi's,
+//! are made again, bit for bit, from the training data committed in `data/` by
+//! the commands the files themselves record (their notes;
+//! `scripts/refit-weights.sh` runs the same commands). The fast test checks
+//! that those commands read only committed data; the full refit (about 13
+//! minutes on 2 cores) is ignored by default:
 //! `cargo test --release --test reproduce_weights -- --ignored`.
 
 use mollett::eval::wfile::{self, RulesTag};
@@ -32,21 +33,54 @@ fn replace_flag(words: &mut [String], flag: &str, value: &Path) {
     words[at + 1] = value.display().to_string();
 }
 
-/// The data files a recorded command reads (its words before the first flag).
+/// The data files a recorded command reads: its words that are neither a flag
+/// nor a flag's value (every flag `train` and `probcut` take has a value).
 fn data_files(words: &[String]) -> Vec<PathBuf> {
-    words[1..]
-        .iter()
-        .take_while(|w| !w.starts_with("--"))
-        .map(PathBuf::from)
-        .collect()
+    let mut files = Vec::new();
+    let mut rest = words[1..].iter();
+    while let Some(w) = rest.next() {
+        if w.starts_with("--") {
+            rest.next();
+        } else {
+            files.push(PathBuf::from(w));
+        }
+    }
+    files
 }
 
-fn shipped_weights() -> wfile::WeightsFile {
-    wfile::parse_for(wfile::EMBEDDED, RulesTag::Othello).expect("the shipped weights parse")
+/// One rule set's shipped files, as built into the binary.
+struct Shipped {
+    rules: RulesTag,
+    /// The weights file's name in `weights/`, without its extension.
+    name: &'static str,
+    weights: &'static [u8],
+    regressions: &'static str,
 }
 
-fn shipped_regressions() -> ProbCutFile {
-    ProbCutFile::parse(probcut::EMBEDDED).expect("the shipped regressions parse")
+/// Every rule set with weights of its own (historical Reversi shares Othello's).
+const SHIPPED: [Shipped; 2] = [
+    Shipped {
+        rules: RulesTag::Othello,
+        name: "othello",
+        weights: wfile::EMBEDDED,
+        regressions: probcut::EMBEDDED,
+    },
+    Shipped {
+        rules: RulesTag::Anti,
+        name: "anti",
+        weights: wfile::EMBEDDED_ANTI,
+        regressions: probcut::EMBEDDED_ANTI,
+    },
+];
+
+impl Shipped {
+    fn weights(&self) -> wfile::WeightsFile {
+        wfile::parse_for(self.weights, self.rules).expect("the shipped weights parse")
+    }
+
+    fn regressions(&self) -> ProbCutFile {
+        ProbCutFile::parse(self.regressions).expect("the shipped regressions parse")
+    }
 }
 
 /// Runs `mollett` with `words` from the repository's root, which must succeed.
@@ -65,53 +99,97 @@ fn run(words: &[String]) {
 
 #[test]
 fn the_recorded_commands_read_only_committed_data() {
-    let weights = recorded(&shipped_weights().note, "train");
-    let regressions = recorded(&shipped_regressions().note, "probcut");
-    for words in [&weights, &regressions] {
-        let files = data_files(words);
-        assert!(!files.is_empty(), "{words:?}");
-        for f in files {
-            assert!(
-                f.starts_with("data"),
-                "{} is not committed data",
-                f.display()
-            );
-            assert!(root().join(&f).is_file(), "{} is missing", f.display());
+    for shipped in &SHIPPED {
+        let weights = recorded(&shipped.weights().note, "train");
+        let regressions = recorded(&shipped.regressions().note, "probcut");
+        for words in [&weights, &regressions] {
+            let files = data_files(words);
+            assert!(!files.is_empty(), "{words:?}");
+            for f in files {
+                assert!(
+                    f.starts_with("data"),
+                    "{} is not committed data",
+                    f.display()
+                );
+                assert!(root().join(&f).is_file(), "{} is missing", f.display());
+            }
         }
+        // The regressions are fitted to the same data as the weights.
+        assert_eq!(data_files(&weights), data_files(&regressions));
     }
-    // The regressions are fitted to the same data as the weights.
-    assert_eq!(data_files(&weights), data_files(&regressions));
+}
+
+/// The rules a recorded command names with `--variant` (Othello without it).
+fn variant_of(words: &[String]) -> Option<&str> {
+    let at = words.iter().position(|w| w == "--variant")?;
+    words.get(at + 1).map(String::as_str)
 }
 
 #[test]
-#[ignore = "refits the shipped weights and regressions: about 10 minutes on 2 cores"]
+fn each_rule_set_is_fitted_to_its_own_rules() {
+    for shipped in &SHIPPED {
+        let want = match shipped.rules {
+            RulesTag::Othello => None,
+            RulesTag::Anti => Some("anti"),
+        };
+        let weights = recorded(&shipped.weights().note, "train");
+        let regressions = recorded(&shipped.regressions().note, "probcut");
+        assert_eq!(variant_of(&weights), want, "{weights:?}");
+        assert_eq!(variant_of(&regressions), want, "{regressions:?}");
+    }
+}
+
+/// The refit script runs exactly the recorded commands.
+#[test]
+fn the_refit_script_runs_the_recorded_commands() {
+    let script = std::fs::read_to_string(root().join("scripts/refit-weights.sh")).unwrap();
+    for shipped in &SHIPPED {
+        for (note, subcommand) in [
+            (shipped.weights().note, "train"),
+            (shipped.regressions().note, "probcut"),
+        ] {
+            let words = recorded(&note, subcommand);
+            let line = format!("refit {}", words.join(" "));
+            assert!(
+                script.lines().any(|l| l.trim() == line),
+                "scripts/refit-weights.sh lacks `{line}`"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "refits the shipped weights and regressions: about 13 minutes on 2 cores"]
 fn the_recorded_commands_make_the_shipped_files_again() {
     let dir = std::env::temp_dir().join(format!("mollett-refit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    for shipped in &SHIPPED {
+        let weights = shipped.weights();
+        let mut words = recorded(&weights.note, "train");
+        let fitted = dir.join(format!("{}.mlw", shipped.name));
+        replace_flag(&mut words, "--out", &fitted);
+        run(&words);
+        let again = wfile::parse_for(&std::fs::read(&fitted).unwrap(), shipped.rules).unwrap();
+        assert_eq!(again.form, weights.form, "{}", shipped.name);
+        assert!(
+            again.anchors == weights.anchors,
+            "the refitted {} tables differ",
+            shipped.name
+        );
 
-    let shipped = shipped_weights();
-    let mut words = recorded(&shipped.note, "train");
-    let fitted = dir.join("othello.mlw");
-    replace_flag(&mut words, "--out", &fitted);
-    run(&words);
-    let again = wfile::parse_for(&std::fs::read(&fitted).unwrap(), RulesTag::Othello).unwrap();
-    assert_eq!(again.form, shipped.form);
-    assert!(
-        again.anchors == shipped.anchors,
-        "the refitted tables differ"
-    );
-
-    // The regressions search with the weights built in: the shipped ones,
-    // which the refit above has just shown to be the recorded command's.
-    let shipped = shipped_regressions();
-    let mut words = recorded(&shipped.note, "probcut");
-    let (scores, out) = (dir.join("scores.txt"), dir.join("othello.mpc"));
-    replace_flag(&mut words, "--scores", &scores);
-    replace_flag(&mut words, "--out", &out);
-    run(&words);
-    let again = ProbCutFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    assert_eq!(again.weights, shipped.weights);
-    assert_eq!(again.pairs, shipped.pairs);
-    assert_eq!(again.extend, shipped.extend);
+        // The regressions search with the weights built in: the shipped ones,
+        // which the refit above has just shown to be the recorded command's.
+        let regressions = shipped.regressions();
+        let mut words = recorded(&regressions.note, "probcut");
+        let scores = dir.join(format!("{}-scores.txt", shipped.name));
+        let out = dir.join(format!("{}.mpc", shipped.name));
+        replace_flag(&mut words, "--scores", &scores);
+        replace_flag(&mut words, "--out", &out);
+        run(&words);
+        let again = ProbCutFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(again.weights, regressions.weights, "{}", shipped.name);
+        assert_eq!(again.pairs, regressions.pairs, "{}", shipped.name);
+        assert_eq!(again.extend, regressions.extend, "{}", shipped.name);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
