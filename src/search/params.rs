@@ -252,24 +252,43 @@ pub const OTHELLO_SOLVER_ORDER: SolverOrder = SolverOrder {
 /// 123.6 / 205.4 / 846.8 M; the evaluation from 20 alone gave 125.1 / 216.8 /
 /// 916.0, the search from 20 alone 125.1 / 215.1 / 841.3. On #20 (26
 /// empties) the bands searched 20,367 M nodes in 498 s against 23,670 M in
-/// 552 s with the round-4 weights and no bands (side by side).
+/// 552 s with the round-4 weights and no bands (side by side). The round-6
+/// weights (fitted from nothing to `data/anti-r6.mpk.gz`) order well from
+/// fewer empties, with a lighter reply term: see the three constants below.
 pub const ANTI_SOLVER_ORDER: SolverOrder = SolverOrder {
     corner_reply_extra: -1,
     corner_bonus: -ORDER_MOBILITY_WEIGHT,
     disc_weight: ORDER_MOBILITY_WEIGHT / 4,
     eval_min_empties: ANTI_EVAL_ORDER_MIN_EMPTIES,
     search_min_empties: ANTI_SEARCH_ORDER_MIN_EMPTIES,
-    eval_reply_weight: EVAL_ORDER_REPLY_WEIGHT,
+    eval_reply_weight: ANTI_EVAL_ORDER_REPLY_WEIGHT,
     odd_first: false,
 };
 
 /// From this many empties up, Anti-Reversi's solver orders moves by the learned
-/// evaluation (see [`ANTI_SOLVER_ORDER`]): later than Othello's
-/// [`EVAL_ORDER_MIN_EMPTIES`], as its evaluation is the less sure guide.
-pub const ANTI_EVAL_ORDER_MIN_EMPTIES: u32 = 18;
+/// evaluation (see [`ANTI_SOLVER_ORDER`]). `fforum-20-39` #1–12 / #13–18 /
+/// #19 under Anti-Reversi, one thread, the round-6 weights, in M nodes (the
+/// search band from 22, reply weight 200): from 18, 128.0 / 211.6 / 819.4;
+/// from 16, 124.8 / 204.1 / 772.8; from 14, 121.2 / 194.2 / 742.5; from 12,
+/// 118.2 / 183.8 / 719.5. With the search band from 18 and reply weight 100:
+/// from 14, 119.5 / 191.5 / 658.6; from 12, 117.2 / 182.3 / 638.3; from 10,
+/// 116.0 / 175.6 / 626.4 (no faster: the evaluation costs more than the
+/// nodes it saves that near the end).
+pub const ANTI_EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 /// From this many empties up, Anti-Reversi's solver orders moves by a
-/// [`SEARCH_ORDER_DEPTH`]-ply search (see [`ANTI_SOLVER_ORDER`]).
-pub const ANTI_SEARCH_ORDER_MIN_EMPTIES: u32 = 22;
+/// [`SEARCH_ORDER_DEPTH`]-ply search (see [`ANTI_SOLVER_ORDER`]). Same sets
+/// and weights, the evaluation from 14, reply weight 200: from 22, 121.2 /
+/// 194.2 / 742.5; from 20, 121.2 / 194.2 / 722.9; from 18, 120.8 / 194.3 /
+/// 719.2. The evaluation from 12, reply weight 100: from 16, 116.7 / 178.8 /
+/// 626.4; from 18, 117.2 / 182.3 / 638.3; from 20, 117.8 / 181.1 / 648.9.
+pub const ANTI_SEARCH_ORDER_MIN_EMPTIES: u32 = 18;
+/// Anti-Reversi's [`EVAL_ORDER_REPLY_WEIGHT`]: its margins are about a third
+/// of Othello's (a draw guess errs by 4.6 discs a position against 11.4), so at
+/// Othello's weight the reply count drowns the evaluation. Same sets and weights, the
+/// evaluation from 14 and the search from 18: 123.2 / 195.2 / 703.5 at 0,
+/// 121.4 / 190.2 / 672.9 at 50, 119.5 / 191.5 / 658.6 at 100, 119.8 / 192.0 /
+/// 670.5 at 150, 120.8 / 194.3 / 719.2 at 200, 124.0 / 206.1 / 800.4 at 400.
+pub const ANTI_EVAL_ORDER_REPLY_WEIGHT: i32 = 100;
 
 // ---------------------------------------------------------------------------
 // Selective endgame passes (see `Root::solve`).
