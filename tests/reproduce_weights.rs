@@ -1,9 +1,10 @@
 //! The shipped weights and their regressions, Othello's and Anti-Reversi's,
 //! are made again, bit for bit, from the training data committed in `data/` by
 //! the commands the files themselves record (their notes;
-//! `scripts/refit-weights.sh` runs the same commands). The fast test checks
-//! that those commands read only committed data; the full refit (about 13
-//! minutes on 2 cores) is ignored by default:
+//! `scripts/refit-weights.sh` runs the same commands). The fast tests check
+//! that those commands read only committed data, each under its own rules, and
+//! that the script runs exactly them; the full refit (about 13 minutes on 2
+//! cores) is ignored by default:
 //! `cargo test --release --test reproduce_weights -- --ignored`.
 
 use mollett::eval::wfile::{self, RulesTag};
@@ -24,12 +25,14 @@ fn recorded(note: &str, subcommand: &str) -> Vec<String> {
     words[1..].to_vec()
 }
 
+/// Where `flag` is in `words`.
+fn flag_at(words: &[String], flag: &str) -> Option<usize> {
+    words.iter().position(|w| w == flag)
+}
+
 /// The value after `flag` in `words`, replaced by `value`.
 fn replace_flag(words: &mut [String], flag: &str, value: &Path) {
-    let at = words
-        .iter()
-        .position(|w| w == flag)
-        .unwrap_or_else(|| panic!("{flag} in {words:?}"));
+    let at = flag_at(words, flag).unwrap_or_else(|| panic!("{flag} in {words:?}"));
     words[at + 1] = value.display().to_string();
 }
 
@@ -48,39 +51,17 @@ fn data_files(words: &[String]) -> Vec<PathBuf> {
     files
 }
 
-/// One rule set's shipped files, as built into the binary.
-struct Shipped {
-    rules: RulesTag,
-    /// The weights file's name in `weights/`, without its extension.
-    name: &'static str,
-    weights: &'static [u8],
-    regressions: &'static str,
+/// Every rule set with weights of its own (historical Reversi shares Othello's).
+const RULES: [RulesTag; 2] = [RulesTag::Othello, RulesTag::Anti];
+
+/// The weights of `rules` built into the binary.
+fn shipped_weights(rules: RulesTag) -> wfile::WeightsFile {
+    wfile::parse_for(probcut::embedded_weights(rules), rules).expect("the shipped weights parse")
 }
 
-/// Every rule set with weights of its own (historical Reversi shares Othello's).
-const SHIPPED: [Shipped; 2] = [
-    Shipped {
-        rules: RulesTag::Othello,
-        name: "othello",
-        weights: wfile::EMBEDDED,
-        regressions: probcut::EMBEDDED,
-    },
-    Shipped {
-        rules: RulesTag::Anti,
-        name: "anti",
-        weights: wfile::EMBEDDED_ANTI,
-        regressions: probcut::EMBEDDED_ANTI,
-    },
-];
-
-impl Shipped {
-    fn weights(&self) -> wfile::WeightsFile {
-        wfile::parse_for(self.weights, self.rules).expect("the shipped weights parse")
-    }
-
-    fn regressions(&self) -> ProbCutFile {
-        ProbCutFile::parse(self.regressions).expect("the shipped regressions parse")
-    }
+/// The regressions of `rules` built into the binary.
+fn shipped_regressions(rules: RulesTag) -> ProbCutFile {
+    ProbCutFile::parse(probcut::embedded_text(rules)).expect("the shipped regressions parse")
 }
 
 /// Runs `mollett` with `words` from the repository's root, which must succeed.
@@ -99,9 +80,9 @@ fn run(words: &[String]) {
 
 #[test]
 fn the_recorded_commands_read_only_committed_data() {
-    for shipped in &SHIPPED {
-        let weights = recorded(&shipped.weights().note, "train");
-        let regressions = recorded(&shipped.regressions().note, "probcut");
+    for rules in RULES {
+        let weights = recorded(&shipped_weights(rules).note, "train");
+        let regressions = recorded(&shipped_regressions(rules).note, "probcut");
         for words in [&weights, &regressions] {
             let files = data_files(words);
             assert!(!files.is_empty(), "{words:?}");
@@ -121,19 +102,17 @@ fn the_recorded_commands_read_only_committed_data() {
 
 /// The rules a recorded command names with `--variant` (Othello without it).
 fn variant_of(words: &[String]) -> Option<&str> {
-    let at = words.iter().position(|w| w == "--variant")?;
+    let at = flag_at(words, "--variant")?;
     words.get(at + 1).map(String::as_str)
 }
 
 #[test]
 fn each_rule_set_is_fitted_to_its_own_rules() {
-    for shipped in &SHIPPED {
-        let want = match shipped.rules {
-            RulesTag::Othello => None,
-            RulesTag::Anti => Some("anti"),
-        };
-        let weights = recorded(&shipped.weights().note, "train");
-        let regressions = recorded(&shipped.regressions().note, "probcut");
+    for rules in RULES {
+        // Othello is the default: its commands name no variant.
+        let want = (rules != RulesTag::Othello).then(|| rules.name());
+        let weights = recorded(&shipped_weights(rules).note, "train");
+        let regressions = recorded(&shipped_regressions(rules).note, "probcut");
         assert_eq!(variant_of(&weights), want, "{weights:?}");
         assert_eq!(variant_of(&regressions), want, "{regressions:?}");
     }
@@ -143,10 +122,10 @@ fn each_rule_set_is_fitted_to_its_own_rules() {
 #[test]
 fn the_refit_script_runs_the_recorded_commands() {
     let script = std::fs::read_to_string(root().join("scripts/refit-weights.sh")).unwrap();
-    for shipped in &SHIPPED {
+    for rules in RULES {
         for (note, subcommand) in [
-            (shipped.weights().note, "train"),
-            (shipped.regressions().note, "probcut"),
+            (shipped_weights(rules).note, "train"),
+            (shipped_regressions(rules).note, "probcut"),
         ] {
             let words = recorded(&note, subcommand);
             let line = format!("refit {}", words.join(" "));
@@ -163,33 +142,33 @@ fn the_refit_script_runs_the_recorded_commands() {
 fn the_recorded_commands_make_the_shipped_files_again() {
     let dir = std::env::temp_dir().join(format!("mollett-refit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for shipped in &SHIPPED {
-        let weights = shipped.weights();
+    for rules in RULES {
+        let name = rules.name();
+        let weights = shipped_weights(rules);
         let mut words = recorded(&weights.note, "train");
-        let fitted = dir.join(format!("{}.mlw", shipped.name));
+        let fitted = dir.join(format!("{name}.mlw"));
         replace_flag(&mut words, "--out", &fitted);
         run(&words);
-        let again = wfile::parse_for(&std::fs::read(&fitted).unwrap(), shipped.rules).unwrap();
-        assert_eq!(again.form, weights.form, "{}", shipped.name);
+        let again = wfile::parse_for(&std::fs::read(&fitted).unwrap(), rules).unwrap();
+        assert_eq!(again.form, weights.form, "{name}");
         assert!(
             again.anchors == weights.anchors,
-            "the refitted {} tables differ",
-            shipped.name
+            "the refitted {name} tables differ"
         );
 
         // The regressions search with the weights built in: the shipped ones,
         // which the refit above has just shown to be the recorded command's.
-        let regressions = shipped.regressions();
+        let regressions = shipped_regressions(rules);
         let mut words = recorded(&regressions.note, "probcut");
-        let scores = dir.join(format!("{}-scores.txt", shipped.name));
-        let out = dir.join(format!("{}.mpc", shipped.name));
+        let scores = dir.join(format!("{name}-scores.txt"));
+        let out = dir.join(format!("{name}.mpc"));
         replace_flag(&mut words, "--scores", &scores);
         replace_flag(&mut words, "--out", &out);
         run(&words);
         let again = ProbCutFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        assert_eq!(again.weights, regressions.weights, "{}", shipped.name);
-        assert_eq!(again.pairs, regressions.pairs, "{}", shipped.name);
-        assert_eq!(again.extend, regressions.extend, "{}", shipped.name);
+        assert_eq!(again.weights, regressions.weights, "{name}");
+        assert_eq!(again.pairs, regressions.pairs, "{name}");
+        assert_eq!(again.extend, regressions.extend, "{name}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

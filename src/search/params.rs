@@ -283,11 +283,12 @@ pub const ANTI_EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 /// 626.4; from 18, 117.2 / 182.3 / 638.3; from 20, 117.8 / 181.1 / 648.9.
 pub const ANTI_SEARCH_ORDER_MIN_EMPTIES: u32 = 18;
 /// Anti-Reversi's [`EVAL_ORDER_REPLY_WEIGHT`]: its margins are about a third
-/// of Othello's (a draw guess errs by 4.6 discs a position against 11.4), so at
-/// Othello's weight the reply count drowns the evaluation. Same sets and weights, the
-/// evaluation from 14 and the search from 18: 123.2 / 195.2 / 703.5 at 0,
-/// 121.4 / 190.2 / 672.9 at 50, 119.5 / 191.5 / 658.6 at 100, 119.8 / 192.0 /
-/// 670.5 at 150, 120.8 / 194.3 / 719.2 at 200, 124.0 / 206.1 / 800.4 at 400.
+/// of Othello's (a draw guess errs by 4.6 discs a position against 11.4), so
+/// at Othello's weight the reply count drowns the evaluation. Same sets and
+/// weights, the evaluation from 14 and the search from 18: 123.2 / 195.2 /
+/// 703.5 at 0, 121.4 / 190.2 / 672.9 at 50, 119.5 / 191.5 / 658.6 at 100,
+/// 119.8 / 192.0 / 670.5 at 150, 120.8 / 194.3 / 719.2 at 200,
+/// 124.0 / 206.1 / 800.4 at 400.
 pub const ANTI_EVAL_ORDER_REPLY_WEIGHT: i32 = 100;
 
 // ---------------------------------------------------------------------------

@@ -394,18 +394,26 @@ pub fn embedded_weights(rules: RulesTag) -> &'static [u8] {
     }
 }
 
+/// The embedded regression file of `rules`, as shipped (unparsed).
+pub fn embedded_text(rules: RulesTag) -> &'static str {
+    match rules {
+        RulesTag::Othello => EMBEDDED,
+        RulesTag::Anti => EMBEDDED_ANTI,
+    }
+}
+
 /// The shipped regressions for the weights of `rules`, parsed once; `Err` if
 /// the embedded file is damaged or was fitted with other weights than the
 /// embedded ones of those rules.
 pub fn embedded(rules: RulesTag) -> Result<&'static ProbCut, String> {
     static OTHELLO: OnceLock<Result<ProbCut, String>> = OnceLock::new();
     static ANTI: OnceLock<Result<ProbCut, String>> = OnceLock::new();
-    let (cell, text) = match rules {
-        RulesTag::Othello => (&OTHELLO, EMBEDDED),
-        RulesTag::Anti => (&ANTI, EMBEDDED_ANTI),
+    let cell = match rules {
+        RulesTag::Othello => &OTHELLO,
+        RulesTag::Anti => &ANTI,
     };
     cell.get_or_init(|| {
-        ProbCut::for_weights(text, embedded_weights(rules))
+        ProbCut::for_weights(embedded_text(rules), embedded_weights(rules))
             .map_err(|e| format!("{} {e}", rules.name()))
     })
     .as_ref()
