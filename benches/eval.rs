@@ -5,9 +5,13 @@
 
 use mollett::board::Board;
 use mollett::eval::{EvalKind, evaluate};
-use mollett::selfplay::random_positions;
+use mollett::rng::Rng;
 use std::hint::black_box;
 use std::time::Instant;
+
+#[path = "../tests/common/positions.rs"]
+mod positions;
+use positions::random_positions;
 
 fn main() {
     let runs: usize = std::env::args()

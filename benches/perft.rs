@@ -3,7 +3,8 @@
 //! prints every run and the median.
 
 use mollett::Board;
-use mollett::perft::perft_parallel;
+use mollett::rules::Othello;
+use mollett::rules::perft::perft_parallel;
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -32,7 +33,7 @@ fn main() {
             let mut leaves = 0;
             for _ in 0..runs {
                 let t = Instant::now();
-                leaves = pool.install(|| perft_parallel(Board::START, depth));
+                leaves = pool.install(|| perft_parallel::<Othello>(Board::START, depth));
                 times.push(t.elapsed().as_secs_f64());
             }
             let all: Vec<String> = times.iter().map(|t| format!("{t:.3}")).collect();

@@ -1,35 +1,37 @@
 //! Mollett: a Reversi/Othello engine.
 //!
-//! The library holds everything; `main.rs` only parses the command line. Modules
-//! follow the phases of the engine: [`board`] (bitboards and rules), [`format`](mod@format)
-//! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
-//! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
-//! [`perft`] (move-generator verification); [`variant`] holds the rule variants
-//! (historical Reversi, Anti-Reversi), the rule sets the one search runs under
-//! and their perft; [`arena`]
-//! runs engine-vs-engine matches and [`analyze`] reviews a game; [`input`] bounds
-//! every file and stdin read.
+//! Two floors. The engine core, from the ground up: [`board`] (bitboards, move
+//! generation, stability), [`rules`] (the rule sets as types: Othello,
+//! historical Reversi and Anti-Reversi, their positions, a game record and
+//! perft), [`eval`] (the evaluation), [`tt`] (the transposition table),
+//! [`search`] (midgame search and exact solver), [`format`](mod@format)
+//! (notation and file formats), [`engine`] (the facade the protocols drive) and
+//! [`protocol`] (the console, NBoard and GTP loops), with [`input`] (bounded
+//! reads) and [`rng`] beside them. Above it, [`tools`] holds every subcommand
+//! (matches, analysis, solving, bench, perft, data generation and training);
+//! the core never imports it. `main.rs` only hands the command line to a tool.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod analyze;
-pub mod arena;
-pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod format;
-pub mod game;
 pub mod input;
-pub mod learn;
-pub mod perft;
 pub mod protocol;
 pub mod rng;
+pub mod rules;
 pub mod search;
-pub mod selfplay;
-pub mod solve;
+pub mod tools;
 pub mod tt;
-pub mod variant;
 
 pub use board::{Board, Color, IllegalMove, Move, Position, Square};
+
+/// The random-game positions the unit tests draw from (one fixture file with the
+/// integration tests).
+#[cfg(test)]
+#[path = "../tests/common/positions.rs"]
+mod test_positions;
+#[cfg(test)]
+use rng::Rng;

@@ -13,13 +13,13 @@
 //! `cargo test --release --test anti_eval -- --nocapture` shows the figures;
 //! `-- --ignored` plays the 200-game match the README quotes.
 
-use mollett::arena::stats::Wdl;
 use mollett::board::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
+use mollett::rules::{Anti, Rules};
 use mollett::search::{Limits, SearchRequest, Selectivity, search_under};
+use mollett::tools::arena::stats::Wdl;
 use mollett::tt::TranspositionTable;
-use mollett::variant::rules::{Anti, Rules};
 use std::sync::atomic::AtomicBool;
 
 /// Random moves from the start that make an opening.

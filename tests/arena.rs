@@ -349,7 +349,7 @@ fn logged(name: &str, log: &std::path::Path) -> String {
 
 #[test]
 fn variant_matches_tell_the_entrants_and_score_by_the_variant() {
-    use mollett::variant::Variant;
+    use mollett::rules::Variant;
     for (proto, variant) in [("gtp", "anti"), ("nboard", "anti"), ("gtp", "reversi")] {
         let dir = scratch(&format!("variant-{proto}-{variant}"));
         let log = dir.join("commands.log");

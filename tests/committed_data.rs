@@ -2,8 +2,8 @@
 //! position, of the rules and label kinds the README says it has.
 
 use mollett::eval::wfile::RulesTag;
-use mollett::learn::pack::for_each_line;
-use mollett::learn::sample::LabelKind;
+use mollett::tools::learn::pack::for_each_line;
+use mollett::tools::learn::sample::LabelKind;
 use std::collections::HashSet;
 use std::path::Path;
 

@@ -8,7 +8,7 @@
 
 use mollett::eval::EvalKind;
 use mollett::search::Limits;
-use mollett::selfplay::{Player, play_game};
+use mollett::tools::selfplay::{Player, play_game};
 
 fn player(eval: EvalKind) -> Player {
     Player {

@@ -7,8 +7,8 @@ use mollett::format::{
     parse_ggf_records, parse_move_item, parse_obf, parse_obf_line, parse_transcript,
     write_board_string, write_transcript,
 };
-use mollett::game::Game;
 use mollett::rng::Rng;
+use mollett::rules::game::Game;
 use mollett::{Color, Move, Position};
 
 /// A whole random game from `start` (forced passes included), seeded.
@@ -431,7 +431,7 @@ fn arbitrary_bytes_and_truncations_never_panic() {
 
 #[test]
 fn ggf_game_types_as_ggs_and_nboard_write_them() {
-    use mollett::variant::Variant;
+    use mollett::rules::Variant;
     let record = |ty: &str| {
         format!(
             "(;GM[Othello]TY[{ty}]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5];)"

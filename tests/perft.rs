@@ -3,8 +3,9 @@
 
 use mollett::Board;
 use mollett::board::bitboard::symmetry;
-use mollett::perft::{perft, perft_parallel};
 use mollett::rng::Rng;
+use mollett::rules::Othello;
+use mollett::rules::perft;
 
 /// Published leaf counts from the start, depths 1..=12 (a pass is a ply; a finished
 /// game is one leaf).
@@ -16,12 +17,15 @@ const START_COUNTS: [u64; 12] = [
 fn start_position_depths_1_to_9() {
     for d in 1..=9 {
         assert_eq!(
-            perft(Board::START, d),
+            perft::perft::<Othello>(Board::START, d),
             START_COUNTS[d as usize - 1],
             "depth {d}"
         );
     }
-    assert_eq!(perft_parallel(Board::START, 9), START_COUNTS[8]);
+    assert_eq!(
+        perft::perft_parallel::<Othello>(Board::START, 9),
+        START_COUNTS[8]
+    );
 }
 
 /// The 11th and 12th counts take seconds; run with `cargo test --release -- --ignored`.
@@ -30,7 +34,7 @@ fn start_position_depths_1_to_9() {
 fn start_position_depths_10_to_12() {
     for d in 10..=12 {
         assert_eq!(
-            perft_parallel(Board::START, d),
+            perft::perft_parallel::<Othello>(Board::START, d),
             START_COUNTS[d as usize - 1]
         );
     }
@@ -62,7 +66,7 @@ fn random_position(rng: &mut Rng, plies: usize) -> Board {
 fn the_eight_symmetries_give_equal_perft() {
     for s in 0..8 {
         assert_eq!(
-            perft(sym(Board::START, s), 7),
+            perft::perft::<Othello>(sym(Board::START, s), 7),
             START_COUNTS[6],
             "symmetry {s}"
         );
@@ -70,9 +74,13 @@ fn the_eight_symmetries_give_equal_perft() {
     let mut rng = Rng::new(12);
     for plies in [6, 20, 35, 50] {
         let b = random_position(&mut rng, plies);
-        let n = perft(b, 5);
+        let n = perft::perft::<Othello>(b, 5);
         for s in 1..8 {
-            assert_eq!(perft(sym(b, s), 5), n, "symmetry {s} after {plies} plies");
+            assert_eq!(
+                perft::perft::<Othello>(sym(b, s), 5),
+                n,
+                "symmetry {s} after {plies} plies"
+            );
         }
     }
 }
@@ -145,7 +153,7 @@ fn fast_perft_agrees_with_slow_reference() {
         // Late positions too, where passes and early ends happen.
         let b = random_position(&mut rng, 20 + i);
         assert_eq!(
-            perft(b, 4),
+            perft::perft::<Othello>(b, 4),
             slow_perft(b.player, b.opponent, 4),
             "position {i}: {b:?}"
         );

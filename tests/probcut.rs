@@ -6,16 +6,21 @@
 //! search plays legal moves and its solves stay exact.
 
 use mollett::Board;
+use mollett::rng::Rng;
+
+#[path = "common/positions.rs"]
+mod positions;
+
 use mollett::board::Position;
 use mollett::eval::EvalKind;
 use mollett::eval::wfile::{self, RulesTag};
+use mollett::rules::{Anti, Othello, Rules};
+use mollett::rules::{Variant, VariantPosition};
 use mollett::search::endgame::Solver;
 use mollett::search::midgame::{INF, Midgame};
 use mollett::search::probcut::ProbCut;
 use mollett::search::{Level, ScoreKind, SearchRequest, Selectivity, probcut, search_under};
 use mollett::tt::TranspositionTable;
-use mollett::variant::rules::{Anti, Othello, Rules};
-use mollett::variant::{Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
 mod common;
@@ -25,7 +30,7 @@ const DEPTH: u32 = 8;
 
 /// Midgame positions (30–44 empties) of seeded random games, every fifth.
 fn positions() -> Vec<Board> {
-    mollett::selfplay::random_positions(12)
+    positions::random_positions(12)
         .into_iter()
         .filter(|b| (30..=44).contains(&b.empties()) && b.moves() != 0)
         .step_by(5)
@@ -199,7 +204,7 @@ fn anti_solves_stay_exact_at_a_selective_level() {
     assert_eq!(level.limits.selectivity, Selectivity::LEAST);
     let stop = AtomicBool::new(false);
     let in_band = |lo: u32, hi: u32| {
-        mollett::selfplay::random_positions(6)
+        positions::random_positions(6)
             .into_iter()
             .filter(move |b| (lo..=hi).contains(&b.empties()) && b.moves() != 0)
             .take(4)
@@ -276,17 +281,14 @@ fn probcut_cli(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn probcut_fits_anti_data_for_the_anti_weights_and_keeps_the_rules_apart() {
-    use mollett::learn::sample::{LabelKind, Line, Sample};
+    use mollett::tools::learn::sample::{LabelKind, Line, Sample};
     let dir = std::env::temp_dir().join(format!("mollett-probcut-anti-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     // Anti-Reversi data: the positions of seeded random games, as datagen
     // writes them under --variant anti.
     let mut data = String::new();
-    for (game, board) in mollett::selfplay::random_positions(40)
-        .into_iter()
-        .enumerate()
-    {
+    for (game, board) in positions::random_positions(40).into_iter().enumerate() {
         let sample = Sample {
             position: Position {
                 board,

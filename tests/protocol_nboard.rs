@@ -189,7 +189,7 @@ fn match_driver_plays_a_whole_game_without_nboard() {
     e.send("clear");
     let start = Position::START;
     let mut moves: Vec<String> = Vec::new();
-    let mut game = mollett::game::Game::new(start);
+    let mut game = mollett::rules::game::Game::new(start);
     let mut passes = 0;
     let mut ping = 2;
     let mut last_depth = None;

@@ -6,7 +6,7 @@ mod common;
 
 use common::Engine;
 use mollett::format::{parse_ggf, parse_variant_transcript};
-use mollett::variant::Variant;
+use mollett::rules::Variant;
 use mollett::{Move, Square};
 
 /// Sends `line` and returns the GTP response's lines (without the blank line).
@@ -150,7 +150,7 @@ fn ggf_records_carry_the_variant_and_the_discs_left() {
     let anti = mollett::format::GgfGame::from_game(&{
         let start = Variant::Anti.start();
         let (_, moves) = parse_variant_transcript(start, "f5d6").unwrap();
-        let mut game = mollett::game::Game::from_variant(start);
+        let mut game = mollett::rules::game::Game::from_variant(start);
         for m in moves {
             game.play(m).unwrap();
         }

@@ -10,9 +10,9 @@ use mollett::engine::{Engine, Event, Job, Settings};
 use mollett::eval::DISC;
 use mollett::format::ObfEntry;
 use mollett::rng::Rng;
+use mollett::rules::{Variant, VariantPosition};
 use mollett::search::{Level, Limits, RootSearch, ScoreKind};
-use mollett::solve::{SolveOptions, solve_all};
-use mollett::variant::{Variant, VariantPosition};
+use mollett::tools::solve::{SolveOptions, solve_all};
 
 /// A position with `empties` empty squares and a move to play, reached from the
 /// variant's start by random moves and no pass (so that an OBF line, which

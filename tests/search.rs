@@ -4,7 +4,7 @@
 use mollett::Board;
 use mollett::eval::EvalKind;
 use mollett::search::{Level, Limits, ScoreKind, SearchRequest, search};
-use mollett::selfplay::{Player, play_game};
+use mollett::tools::selfplay::{Player, play_game};
 use mollett::tt::TranspositionTable;
 use mollett::{Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -110,12 +110,12 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
 
 #[test]
 fn bench_signature_is_reproducible() {
-    let a: u64 = mollett::bench::run(1, &mut |_| {})
+    let a: u64 = mollett::tools::bench::run(1, &mut |_| {})
         .unwrap()
         .iter()
         .map(|l| l.nodes)
         .sum();
-    let b: u64 = mollett::bench::run(1, &mut |_| {})
+    let b: u64 = mollett::tools::bench::run(1, &mut |_| {})
         .unwrap()
         .iter()
         .map(|l| l.nodes)

@@ -6,12 +6,12 @@
 use mollett::board::movegen::Dispatch;
 use mollett::board::{Color, IllegalMove, Move, Position, Square};
 use mollett::rng::Rng;
+use mollett::rules::perft::perft_position;
+use mollett::rules::{Anti, Othello, Reversi, Rules};
+use mollett::rules::{State, Variant, VariantPosition};
 use mollett::search::endgame::Solver;
 use mollett::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search_under};
 use mollett::tt::TranspositionTable;
-use mollett::variant::perft::perft_position;
-use mollett::variant::rules::{Anti, Othello, Reversi, Rules};
-use mollett::variant::{State, Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
 /// The reference: a square array, colours, and the rules as written.

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mollett::arena::client::{Reading, parse_gtp_answer, parse_nboard_reply};
-use mollett::arena::process::{MAX_REPLY_LINE, QUOTE_CHARS, Reply, quote, read_replies};
+use mollett::tools::arena::client::{Reading, parse_gtp_answer, parse_nboard_reply};
+use mollett::tools::arena::process::{MAX_REPLY_LINE, QUOTE_CHARS, Reply, quote, read_replies};
 
 fuzz_target!(|bytes: &[u8]| {
     let (tx, rx) = crossbeam_channel::unbounded();

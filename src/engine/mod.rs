@@ -27,11 +27,11 @@ mod worker;
 pub(crate) use worker::THREAD_NAME;
 
 use crate::board::{IllegalMove, Move, Position};
-use crate::game::Game;
+use crate::rules::game::Game;
+use crate::rules::{Variant, VariantPosition};
 use crate::search::multipv::MultiPvIteration;
 use crate::search::{Level, Limits, ScoreKind, SearchResult, TimeLimit};
 use crate::tt::{TranspositionTable, TtError};
-use crate::variant::{Variant, VariantPosition};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
 use std::sync::Arc;

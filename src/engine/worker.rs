@@ -8,14 +8,14 @@
 use super::{Event, Finished, Job, JobId, Settings};
 use crate::board::{Color, Move};
 use crate::eval::DISC;
-use crate::game::Game;
+use crate::rules::VariantPosition;
+use crate::rules::game::Game;
+use crate::rules::{Rules, with_rules};
 use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv_under};
 use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
 use crate::tt::TranspositionTable;
-use crate::variant::VariantPosition;
-use crate::variant::rules::{Rules, with_rules};
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -411,7 +411,7 @@ mod tests {
     use crate::board::movegen::Portable;
     use crate::eval::weights::DISC_FREE_EMPTIES;
     use crate::rng::Rng;
-    use crate::selfplay::random_positions;
+    use crate::test_positions::random_positions;
 
     /// Random anchor weights of `form` (disc weights only where they count).
     fn random_anchors(seed: u64, form: Form) -> Vec<Vec<i16>> {
@@ -608,7 +608,7 @@ mod tests {
 
     #[test]
     fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
-        use crate::variant::rules::{Anti, Rules};
+        use crate::rules::{Anti, Rules};
         let mut differs = 0;
         for b in random_positions(30) {
             let v = evaluate_learned_anti(&b);

@@ -14,7 +14,7 @@
 //! - [`EvalKind::Learned`] (the default): patterns fitted to self-play, with
 //!   mobility and potential mobility as headline terms and no disc term while 20
 //!   or more squares are empty; see [`learned`]. Anti-Reversi has weights of its
-//!   own, fitted to Anti-Reversi games (`variant::rules::Anti`).
+//!   own, fitted to Anti-Reversi games (`rules::Anti`).
 //! - [`EvalKind::Mobility`]: the hand-written mobility-first evaluation. While 20 or more squares
 //!   are empty the disc difference counts for nothing; what counts is mobility (own
 //!   legal moves minus the opponent's, damped when both sides have many), corner
@@ -208,7 +208,7 @@ pub fn evaluate_discs(board: &Board) -> i32 {
 mod tests {
     use super::*;
     use crate::board::bitboard::symmetry;
-    use crate::selfplay::random_positions;
+    use crate::test_positions::random_positions;
 
     /// A board from square names: the mover's and the opponent's discs.
     fn board(player: &[&str], opponent: &[&str]) -> Board {

@@ -25,8 +25,8 @@ use super::move_item::{GgfMove, parse_move_item};
 use super::position::{Cell, scan_side, scan_squares, squares_with};
 use super::{Clock, ErrorKind, ParseError, char_at, skip_ws};
 use crate::board::{Color, IllegalMove, Move, Position};
-use crate::game::Game;
-use crate::variant::{REVERSI_DISCS, UnknownVariant, Variant, VariantPosition};
+use crate::rules::game::Game;
+use crate::rules::{REVERSI_DISCS, UnknownVariant, Variant, VariantPosition};
 use std::fmt;
 use std::str::FromStr;
 

@@ -4,7 +4,7 @@
 //! - [`position`]: the 64-square board string of Edax and the FFO files
 //!   (`FromStr` and `Display` for [`Position`](crate::Position));
 //! - [`transcript`]: move sequences such as `f5d6c3d3c4`, read into a
-//!   [`Game`](crate::game::Game) with forced passes inserted;
+//!   [`Game`](crate::rules::game::Game) with forced passes inserted;
 //! - [`obf`]: the OBF lines of the FFO endgame test sets, a position and its
 //!   scored moves;
 //! - [`ggf`]: GGF game records as NBoard sends and writes them;

@@ -16,7 +16,7 @@
 use super::position::parse_board_prefix;
 use super::{ErrorKind, ParseError, char_at, skip_ws};
 use crate::board::{Move, Position};
-use crate::game::play_checked;
+use crate::rules::game::play_checked;
 use std::fmt;
 use std::str::FromStr;
 

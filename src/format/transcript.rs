@@ -14,8 +14,8 @@
 
 use super::{ErrorKind, ParseError, char_at};
 use crate::board::{IllegalMove, Move, Position, Square};
-use crate::game::{Game, play_checked};
-use crate::variant::VariantPosition;
+use crate::rules::VariantPosition;
+use crate::rules::game::{Game, play_checked};
 
 /// Reads the transcript `text` as moves played from `start`. Errors name the
 /// offending token and its offset; an illegal move also gives its 1-based number

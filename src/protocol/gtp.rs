@@ -20,8 +20,8 @@ use crate::engine::time::{budget, byoyomi_budget};
 use crate::engine::{Event, Job};
 use crate::format::{Seconds, parse_first_ggf};
 use crate::input::read_regular_file;
+use crate::rules::Variant;
 use crate::search::TimeLimit;
-use crate::variant::Variant;
 use std::time::{Duration, Instant};
 
 /// One side's clock: seconds left, and the stones left in the byo-yomi period

@@ -8,7 +8,7 @@
 
 use super::{Dialect, Output, Selector, read_input, run_loop};
 use crate::engine::{Engine, EngineError, Settings};
-use crate::game::Game;
+use crate::rules::game::Game;
 use crossbeam_channel::{RecvTimeoutError, bounded, unbounded};
 use std::io::Write;
 use std::sync::atomic::Ordering;

@@ -1,7 +1,7 @@
 //! Text shared by the dialects: board diagrams, colours, move lists.
 
 use crate::board::{Color, Move};
-use crate::variant::{UNLIMITED, VariantPosition};
+use crate::rules::{UNLIMITED, VariantPosition};
 
 /// A colour word: `b`, `black`, `w`, `white` in any case.
 pub(crate) fn parse_color(s: &str) -> Option<Color> {
@@ -98,7 +98,7 @@ pub(crate) fn board_diagram(pos: &VariantPosition, mark_legal: bool) -> Vec<Stri
 mod tests {
     use super::*;
     use crate::Position;
-    use crate::variant::Variant;
+    use crate::rules::Variant;
 
     #[test]
     fn diagram_of_the_start() {

@@ -269,7 +269,7 @@ mod tests {
     use super::*;
     use crate::board::movegen::Portable;
     use crate::rng::Rng;
-    use crate::selfplay::random_positions;
+    use crate::test_positions::random_positions;
 
     /// Plain negamax to the end: Othello's count or Anti-Reversi's.
     fn minimax(b: &Board, anti: bool) -> i32 {

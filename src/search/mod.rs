@@ -29,8 +29,8 @@ mod watch;
 use crate::board::movegen::Dispatch;
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
+use crate::rules::{Othello, Rules};
 use crate::tt::{self, TranspositionTable};
-use crate::variant::rules::{Othello, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

@@ -23,8 +23,8 @@ use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
 use crate::eval::{DISC, EvalKind};
+use crate::rules::{Othello, Rules};
 use crate::tt::{NO_MOVE, TranspositionTable};
-use crate::variant::rules::{Othello, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

@@ -6,7 +6,7 @@ use super::stack::Stack;
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::movegen::{Dispatch, Kernel};
-use crate::variant::rules::Rules;
+use crate::rules::Rules;
 
 /// b2, g2, b7, g7: the squares diagonal to a corner.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
@@ -96,7 +96,7 @@ pub fn order_moves_with<K: Kernel, R: Rules>(
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::variant::rules::Othello;
+    use crate::rules::Othello;
 
     #[test]
     fn open_x_squares_follow_their_corners() {

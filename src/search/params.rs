@@ -182,7 +182,7 @@ pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
 // The exact solver's move ordering per rule set.
 
 /// How the exact solver orders moves under one rule set
-/// (`variant::rules::Rules::SOLVER_ORDER`): the fastest-first key of a move is
+/// (`rules::Rules::SOLVER_ORDER`): the fastest-first key of a move is
 /// `-ORDER_MOBILITY_WEIGHT` per reply left to the opponent (a corner reply
 /// counting `1 + corner_reply_extra` replies), plus `corner_bonus` for taking a
 /// corner, less `disc_weight` per disc the mover owns after the move, plus

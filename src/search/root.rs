@@ -14,8 +14,8 @@ use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
 use crate::eval::DISC;
 use crate::rng::Rng;
+use crate::rules::Rules;
 use crate::tt::{NO_MOVE, TranspositionTable};
-use crate::variant::rules::Rules;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -22,8 +22,8 @@ use super::busy::BusyTable;
 use super::root::Root;
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
+use crate::rules::Rules;
 use crate::tt::TranspositionTable;
-use crate::variant::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

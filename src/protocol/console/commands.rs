@@ -3,8 +3,8 @@
 
 use crate::board::{Color, Position};
 use crate::format::{Clock, parse_clock};
+use crate::rules::Variant;
 use crate::search::Level;
-use crate::variant::Variant;
 use std::time::Duration;
 
 /// One console command.
@@ -187,7 +187,7 @@ pub const COMMANDS: &[Spec] = &[
         help: "start a new game from a board string: 64 squares a1..h8 (X O -) then the side \
                to move (in reversi, then the discs Black and White have left)",
         parse: |a| {
-            let (board, left) = crate::variant::split_discs_left(a);
+            let (board, left) = crate::rules::split_discs_left(a);
             board
                 .parse()
                 .map(|p| Command::SetBoard(p, left))

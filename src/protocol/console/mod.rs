@@ -13,7 +13,7 @@ use crate::board::{Color, Move, Position};
 use crate::engine::time::budget;
 use crate::engine::{Event, Job, MoveTime};
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
-use crate::game::Game;
+use crate::rules::game::Game;
 use crate::search::ScoreKind;
 use crate::search::multipv::MultiPvIteration;
 use std::time::Duration;

@@ -3,8 +3,8 @@
 use super::super::text::parse_color;
 use crate::board::{Color, Move};
 use crate::format::Seconds;
+use crate::rules::Variant;
 use crate::search::Level;
-use crate::variant::Variant;
 
 /// One GTP command, arguments parsed.
 #[derive(Clone, Debug, PartialEq)]

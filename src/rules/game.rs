@@ -1,0 +1,216 @@
+//! A game: a start position and the legal moves played from it.
+//!
+//! Passes are explicit entries in [`Game::moves`], and only forced passes are
+//! accepted, so the list replays move for move. The current position is not
+//! cached: it is recomputed by replaying (a game has at most about 60 moves), so
+//! it can never disagree with the public fields.
+
+use crate::board::{IllegalMove, Move, Position};
+use crate::rules::{UNLIMITED, Variant, VariantPosition};
+
+/// A start position plus every move played from it, each one legal under the
+/// game's variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    /// The position before the first move (any set-up position, either side to
+    /// move).
+    pub start: Position,
+    /// The moves played, in order, passes included.
+    pub moves: Vec<Move>,
+    /// The rules (Othello unless set).
+    pub variant: Variant,
+    /// Discs left to place at the start, Black's then White's (historical
+    /// Reversi; [`UNLIMITED`] otherwise).
+    pub start_discs_left: [u8; 2],
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Position::START)
+    }
+}
+
+impl Game {
+    /// An Othello game with no moves yet from `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            variant: Variant::Othello,
+            start_discs_left: [UNLIMITED; 2],
+        }
+    }
+
+    /// A game with no moves yet from `start`, under its variant.
+    pub fn from_variant(start: VariantPosition) -> Game {
+        Game {
+            start: start.position,
+            moves: Vec::new(),
+            variant: start.variant,
+            start_discs_left: start.discs_left,
+        }
+    }
+
+    /// The start with its variant.
+    pub fn variant_start(&self) -> VariantPosition {
+        VariantPosition {
+            variant: self.variant,
+            position: self.start,
+            discs_left: self.start_discs_left,
+        }
+    }
+
+    /// A game from `start` and `moves`, or the index of the first illegal move and
+    /// why it is illegal.
+    pub fn from_moves(
+        start: Position,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Game, (usize, IllegalMove)> {
+        let mut game = Game::new(start);
+        let mut pos = start;
+        for (i, mv) in moves.into_iter().enumerate() {
+            pos = pos.play(mv).map_err(|e| (i, e))?;
+            game.moves.push(mv);
+        }
+        Ok(game)
+    }
+
+    /// Plays `mv` after checking it is legal in the current position (a pass only
+    /// when the side to move has no move and the game is not over).
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.variant_position().play(mv)?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Takes back the last move and returns it; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.moves.pop()
+    }
+
+    /// The current position, after every move. If `moves` was edited by hand into
+    /// an illegal sequence, this is the position before the first illegal move.
+    pub fn position(&self) -> Position {
+        self.positions().last().copied().unwrap_or(self.start)
+    }
+
+    /// The current position with its variant and discs left.
+    pub fn variant_position(&self) -> VariantPosition {
+        self.variant_positions()
+            .last()
+            .copied()
+            .unwrap_or(self.variant_start())
+    }
+
+    /// Every position from the start, with the variant and discs left (see
+    /// [`Game::positions`]).
+    pub fn variant_positions(&self) -> Vec<VariantPosition> {
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        let mut pos = self.variant_start();
+        out.push(pos);
+        for &mv in &self.moves {
+            match pos.play(mv) {
+                Ok(next) => pos = next,
+                Err(_) => break,
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// Every position from the start to the current one: `len() + 1` of them for a
+    /// legal game (fewer if `moves` was edited into an illegal sequence: replay
+    /// stops before the first illegal move).
+    pub fn positions(&self) -> Vec<Position> {
+        self.variant_positions()
+            .iter()
+            .map(|p| p.position)
+            .collect()
+    }
+
+    /// The number of moves played, passes included.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no move has been played.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Whether neither side can move in the current position.
+    pub fn is_over(&self) -> bool {
+        self.variant_position().is_game_over()
+    }
+}
+
+/// `pos.play(mv)`, except that any move in a finished game is refused as
+/// [`IllegalMove::GameOver`] (rather than as a square that flips nothing).
+pub(crate) fn play_checked(pos: &Position, mv: Move) -> Result<Position, IllegalMove> {
+    if pos.board.is_game_over() {
+        Err(IllegalMove::GameOver)
+    } else {
+        pos.play(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Color;
+
+    fn mv(s: &str) -> Move {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn play_undo_and_positions() {
+        let mut g = Game::new(Position::START);
+        assert!(g.is_empty());
+        g.play(mv("f5")).unwrap();
+        g.play(mv("d6")).unwrap();
+        assert_eq!(
+            g.play(mv("a1")),
+            Err(IllegalMove::NoFlips(mv("a1").square().unwrap()))
+        );
+        assert_eq!(g.play(Move::Pass), Err(IllegalMove::PassWithMoves));
+        assert_eq!(g.len(), 2);
+        let ps = g.positions();
+        assert_eq!(ps.len(), 3);
+        assert_eq!(ps[0], Position::START);
+        assert_eq!(ps[2], g.position());
+        assert_eq!(g.position().side, Color::Black);
+        assert_eq!(g.undo(), Some(mv("d6")));
+        assert_eq!(g.undo(), Some(mv("f5")));
+        assert_eq!(g.undo(), None);
+        assert_eq!(g.position(), Position::START);
+    }
+
+    #[test]
+    fn from_moves_reports_the_first_illegal_move() {
+        let ok = Game::from_moves(Position::START, [mv("f5"), mv("f6")]).unwrap();
+        assert_eq!(ok.len(), 2);
+        let bad = Game::from_moves(Position::START, [mv("f5"), mv("f5")]);
+        assert_eq!(
+            bad,
+            Err((1, IllegalMove::Occupied(mv("f5").square().unwrap())))
+        );
+    }
+
+    #[test]
+    fn moves_after_the_end_are_refused_as_game_over() {
+        let over = Position::from_colors(1, 0, Color::White).unwrap();
+        let mut g = Game::new(over);
+        assert!(g.is_over());
+        assert_eq!(g.play(mv("b1")), Err(IllegalMove::GameOver));
+        assert_eq!(g.play(Move::Pass), Err(IllegalMove::GameOver));
+    }
+
+    #[test]
+    fn a_hand_edited_game_never_panics() {
+        let mut g = Game::new(Position::START);
+        g.moves = vec![mv("f5"), mv("a1"), mv("d6")];
+        assert_eq!(g.positions().len(), 2);
+        assert_eq!(g.position(), Position::START.play(mv("f5")).unwrap());
+    }
+}

@@ -1,0 +1,70 @@
+//! The `analyze` subcommand: flags to a request, the review to text (or JSON
+//! lines, or an SVG graph).
+
+use super::{AnalyzeOptions, TABLE_HEADER, analyze, format_line, parse_game, svg};
+use crate::input::{MAX_TEXT, read_regular_file, read_text};
+use crate::tools::cli::AnalyzeArgs;
+use anyhow::{Context, Result, bail};
+
+/// Analyses a game and prints a table or JSON lines; draws the SVG if asked.
+pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
+    let text = if args.game == "-" {
+        read_text(std::io::stdin().lock(), MAX_TEXT).context("cannot read the game from stdin")?
+    } else if std::path::Path::new(&args.game).is_file() || names_a_file(&args.game) {
+        // A name with a dot or a slash is no transcript: a missing file is said so.
+        read_regular_file(std::path::Path::new(&args.game), MAX_TEXT)
+            .with_context(|| format!("cannot read {}", args.game))?
+    } else {
+        args.game.clone()
+    };
+    let game = parse_game(&text, args.variant).context("cannot read the game")?;
+    if !(args.threshold > 0.0 && args.threshold.is_finite()) {
+        bail!("--threshold must be a positive number of discs");
+    }
+    let opts = AnalyzeOptions {
+        level: args.level,
+        threshold: args.threshold,
+        hash_mb: args.hash,
+    };
+    if !args.json {
+        say!("{}", TABLE_HEADER);
+    }
+    let moves = analyze(&game, &opts, &mut |a| {
+        if args.json {
+            say!("{}", a.to_json());
+        } else {
+            say!("{}", format_line(a));
+        }
+    })?;
+    if !args.json {
+        let loss = |side| {
+            moves
+                .iter()
+                .filter(|a| a.side == side)
+                .map(|a| a.loss)
+                .sum::<f64>()
+                + 0.0 // an empty sum is -0.0, which would print as -0.00
+        };
+        let count = moves.iter().filter(|a| a.is_mistake()).count();
+        say!(
+            "mistakes: {count}; discs lost: black {:.2}, white {:.2}",
+            loss(crate::Color::Black),
+            loss(crate::Color::White)
+        );
+    }
+    if let Some(path) = &args.svg {
+        let end = game.variant_position();
+        let final_black = end.is_game_over().then(|| end.final_score_black());
+        let title = format!("Mollett analysis, level {}", args.level);
+        std::fs::write(path, svg::render(&moves, &title, final_black))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Whether `game` can only be a file name: no GGF record (`(;`) and a `.`,
+/// `/` or `\\`, which no transcript has.
+fn names_a_file(game: &str) -> bool {
+    let g = game.trim();
+    !g.starts_with('(') && g.contains(['.', '/', '\\'])
+}

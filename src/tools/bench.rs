@@ -1,0 +1,237 @@
+//! `mollett bench`: a fixed list of positions searched to fixed depths on one
+//! thread with a fresh table. The total node count is a signature of the search:
+//! identical on every machine and every run, and changed only by a change to what
+//! the search does.
+
+use crate::Position;
+use crate::eval::EvalKind;
+use crate::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search};
+use crate::tt::{TranspositionTable, TtError};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The bench positions (board strings) and the midgame depth searched from each.
+/// Openings, midgames (from the FFO set, 24–36 empties) and endgames, where a
+/// depth at or above the empties means an exact solve.
+pub const POSITIONS: &[(&str, u32)] = &[
+    (
+        "---------------------------OX------XO--------------------------- X",
+        14,
+    ),
+    (
+        "---OOOO----OOO----XOXOXX--XOOXXX--XOOXXX--XOOOXX--OXXX-X--XXXX-- X",
+        12,
+    ),
+    (
+        "--O--X----O--X-O-OOXXXOO--XXXXXO--XXOOOO-XXXXXX---XXX----X-OOO-- O",
+        12,
+    ),
+    (
+        "--OOOO-----OOO---OOOOO--XXOXXOO--OXOXOO-OXXXXXX---X-X----------- X",
+        12,
+    ),
+    (
+        "----X-----OXXO-X--OXOOXX-OOXXOXX--OXXO-X--XXOO----XOOO-------O-- O",
+        12,
+    ),
+    (
+        "--------------X-----O-XX---OOOX-OOOOXOXX--OOOOOO--O-OO-O----OO-- X",
+        12,
+    ),
+    (
+        "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X",
+        12,
+    ),
+    (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        60,
+    ),
+    (
+        "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X",
+        60,
+    ),
+    (
+        "-XXXX-----OXXX--XOXOXOXXOXOXXOXXOXXOXOOOXXXOXOOX--OXXO---OOOOO-- O",
+        60,
+    ),
+];
+
+/// The table size the bench uses, in MB.
+pub const BENCH_HASH_MB: usize = 64;
+
+/// One bench position's figures.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// Position number, from 1.
+    pub index: usize,
+    /// Depth searched.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Runs the bench with `threads` search threads (1 for the signature), calling
+/// `each` after every position; returns the lines.
+pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<BenchLine>, TtError> {
+    let tt = TranspositionTable::new(BENCH_HASH_MB)?;
+    let stop = AtomicBool::new(false);
+    let mut lines = Vec::new();
+    for (i, &(text, depth)) in POSITIONS.iter().enumerate() {
+        let pos: Position = text.parse().expect("bench positions are valid");
+        tt.clear();
+        let req = SearchRequest {
+            board: pos.board,
+            limits: Limits {
+                depth,
+                exact_empties: 0,
+                wld_empties: 0,
+                selectivity: crate::search::Selectivity::FULL,
+            },
+            eval: EvalKind::Mobility,
+            seed: 0,
+            find_ties: true,
+            threads: threads.max(1),
+            time: None,
+            contempt: 0,
+        };
+        let r = search(&req, &tt, &stop, &mut |_| {});
+        let line = BenchLine {
+            index: i + 1,
+            depth,
+            nodes: r.nodes,
+            elapsed: r.elapsed,
+        };
+        each(&line);
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+/// One completed iteration of a [`time_to_depth`] search.
+#[derive(Clone, Debug)]
+pub struct DepthLine {
+    /// Position number, from 1 (1 is the start position after f5, then the
+    /// bench positions).
+    pub index: usize,
+    /// What the iteration searched.
+    pub kind: ScoreKind,
+    /// Nodes from the start of the position's search.
+    pub nodes: u64,
+    /// Time from the start of the position's search.
+    pub elapsed: Duration,
+    /// Whether this is the position's final result.
+    pub last: bool,
+}
+
+/// Time to depth: the start position after f5, then the bench positions, each
+/// searched at `level` (its depth, selectivity, solve thresholds and
+/// evaluation) with `threads` threads and a fresh table, calling `each` for
+/// every completed iteration and for each position's final result.
+pub fn time_to_depth(
+    level: Level,
+    threads: usize,
+    each: &mut dyn FnMut(&DepthLine),
+) -> Result<(), TtError> {
+    let tt = TranspositionTable::new(BENCH_HASH_MB)?;
+    let stop = AtomicBool::new(false);
+    let f5 = crate::Move::Play("f5".parse().expect("a square"));
+    let after_f5 = Position::START.play(f5).expect("f5 is legal at the start");
+    let boards = std::iter::once(after_f5).chain(
+        POSITIONS
+            .iter()
+            .map(|(text, _)| text.parse::<Position>().expect("bench positions are valid")),
+    );
+    for (i, pos) in boards.enumerate() {
+        tt.clear();
+        let mut req = SearchRequest::new(pos.board, level);
+        req.threads = threads.max(1);
+        let line = |r: &SearchResult, last| DepthLine {
+            index: i + 1,
+            kind: r.kind,
+            nodes: r.nodes,
+            elapsed: r.elapsed,
+            last,
+        };
+        let r = search(&req, &tt, &stop, &mut |r| each(&line(r, false)));
+        each(&line(&r, true));
+    }
+    Ok(())
+}
+
+/// Runs the fixed-depth bench on `threads` threads and prints a line per
+/// position, then the signature (`Nodes searched: N`).
+pub fn run_bench(threads: usize) -> anyhow::Result<()> {
+    let lines = run(threads, &mut |l| {
+        say!(
+            "position {:>2} depth {:>2} nodes {:>12} seconds {:.3}",
+            l.index,
+            l.depth,
+            l.nodes,
+            l.elapsed.as_secs_f64()
+        );
+    })?;
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+    say!("Nodes searched: {nodes}");
+    say!("Seconds: {secs:.3}");
+    say!("Nodes/second: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+/// Times the bench positions to `level`'s depth on `threads` threads and
+/// prints each position's iterations and a total.
+pub fn run_time_to_depth(level: crate::search::Level, threads: usize) -> anyhow::Result<()> {
+    let (mut nodes, mut secs) = (0u64, 0.0f64);
+    time_to_depth(level, threads, &mut |l| {
+        let what = match l.kind {
+            crate::search::ScoreKind::Midgame(d) => format!("depth {d:>2}"),
+            crate::search::ScoreKind::Exact => "exact   ".to_string(),
+            crate::search::ScoreKind::WinLossDraw => "wld     ".to_string(),
+        };
+        if l.last {
+            nodes += l.nodes;
+            secs += l.elapsed.as_secs_f64();
+            say!(
+                "position {:>2} done {what} nodes {:>12} seconds {:.3}",
+                l.index,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        } else {
+            say!(
+                "position {:>2} {what} nodes {:>12} seconds {:.3}",
+                l.index,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        }
+    })?;
+    say!("Level {level}, {threads} thread(s): nodes {nodes}, seconds {secs:.3}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The signature that commits quote (`mollett bench`: `Nodes searched: N`).
+    /// A change that alters what the search does changes it: say why in the
+    /// commit, and write the new count here.
+    const SIGNATURE: u64 = 15_671_567;
+
+    #[test]
+    fn the_signature_is_unchanged() {
+        let lines = run(1, &mut |_| {}).unwrap();
+        let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+        assert_eq!(nodes, SIGNATURE);
+    }
+
+    #[test]
+    fn bench_positions_parse() {
+        for (text, _) in POSITIONS {
+            assert!(text.parse::<Position>().is_ok(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The command line: the loop's flags and the one-shot subcommands.
+
+use crate::engine::{DEFAULT_MOVE_TIME, MoveTime, Settings};
+use crate::protocol::Dialect;
+use crate::protocol::{self, LoopOptions};
+use crate::rules::Variant;
+use crate::search::Level;
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::time::Duration;
+
+/// Mollett, a Reversi/Othello engine. With no subcommand it starts the engine
+/// loop on stdin and stdout: a console for people and scripts (its commands are
+/// listed below; type help), which speaks NBoard or GTP instead when a line
+/// only they send arrives (or as --protocol says).
+#[derive(Parser, Debug)]
+#[command(name = "mollett", version)]
+pub struct Cli {
+    /// The subcommand to run; none starts the engine loop.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The engine loop's settings (with no subcommand).
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Flags of the engine loop, which runs when no subcommand is given.
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    /// Speak only this protocol: console, nboard or gtp (default: console until
+    /// an NBoard or GTP command selects that protocol).
+    #[arg(long, value_name = "PROTOCOL")]
+    pub protocol: Option<Dialect>,
+    /// Playing level: 1..60, easy, medium or hard (default 21).
+    #[arg(long)]
+    pub level: Option<Level>,
+    /// Seconds per move at most, in every dialect (a game clock, when known,
+    /// can only shorten it). Default: 5 when no --level is given, else none.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub move_time: Option<f64>,
+    /// Console: print a progress line per completed depth even through a pipe.
+    #[arg(long)]
+    pub verbose: bool,
+    /// Search threads (default: all logical CPUs).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Seed for the tie-breaks between equal moves.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The leaf evaluation: learned, mobility (hand-written) or discs (default: the level's).
+    #[arg(long)]
+    pub eval: Option<crate::eval::EvalKind>,
+    /// The midgame search's selectivity, 73, 87, 95, 98, 99 or 100 (full
+    /// width), whatever the level (default: the level's).
+    #[arg(long, value_name = "PERCENT")]
+    pub selectivity: Option<crate::search::Selectivity>,
+    /// Solve exactly at this many empties or fewer, whatever the level.
+    #[arg(long, value_name = "EMPTIES")]
+    pub exact_empties: Option<u32>,
+    /// The rules: othello (default), reversi (historical: empty start, free
+    /// centre placements, 32 discs each) or anti (the fewer discs win).
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+    /// Test hook: the first search panics (checks that the loop survives it).
+    #[arg(long, hide = true)]
+    pub inject_panic: bool,
+}
+
+/// The one-shot subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count leaf positions to DEPTH, one line per depth: `depth nodes seconds nodes_per_second`
+    /// (a pass is a ply; a finished game reached early is one leaf).
+    Perft {
+        /// Deepest depth to count; every depth from 1 is printed.
+        depth: u32,
+        /// Start position: a board string (64 squares then the side to move) or a
+        /// transcript of moves from the start (e.g. f5d6c3); default: the start.
+        #[arg(long, allow_hyphen_values = true)]
+        position: Option<String>,
+        /// Worker threads, 1..=1024 (default: all logical CPUs).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// The rules: othello (default), reversi (historical: empty start, 32 discs
+        /// each) or anti (the fewer discs win). For reversi a board string assumes
+        /// no pass so far (Black has placed the larger half of the discs).
+        #[arg(long, default_value = "othello")]
+        variant: Variant,
+    },
+    /// Solve every position of an OBF file exactly and check the file's scores.
+    Solve {
+        /// The OBF file (one position per line, optionally with scored moves).
+        file: std::path::PathBuf,
+        /// Prove only win, loss or draw (faster).
+        #[arg(long)]
+        wld: bool,
+        /// Search threads per position (lazy SMP sharing one table), 1..=1024.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
+        /// Positions solved at once, 1..=1024, each with its own table (memory:
+        /// jobs × hash); the reports still come in file order.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        jobs: u16,
+        /// Transposition table size per search, in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Print only JSON, one object per line, on stdout.
+        #[arg(long)]
+        json: bool,
+        /// The rules: othello (default), reversi (each position assumed reached
+        /// without a pass) or anti.
+        #[arg(long, default_value = "othello")]
+        variant: Variant,
+    },
+    /// Search a fixed list of positions at fixed depths and print the node-count
+    /// signature (`Nodes searched: N`, the signature only with one thread).
+    Bench {
+        /// Search threads, 1..=1024; more than one times the same depths (time to
+        /// depth), with node counts that vary from run to run.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
+        /// Time to depth instead: the start position after f5 and the bench
+        /// positions searched at this level (its selectivity, solves and
+        /// evaluation), one line per completed depth.
+        #[arg(long, value_name = "L")]
+        level: Option<crate::search::Level>,
+    },
+    /// Play engines against each other over GTP or NBoard: a match of two, or a
+    /// round-robin tournament of three or more.
+    Match(MatchArgs),
+    /// Review a game: for every move, the best move, both evaluations, the loss
+    /// in discs and a mark for mistakes.
+    Analyze(AnalyzeArgs),
+    /// Generate training positions from self-play, labelled by exact solves and
+    /// game results (shardable, resumable).
+    Datagen(crate::tools::learn::cli::DatagenArgs),
+    /// Label `datagen` positions with midgame search scores instead of game
+    /// results (shardable, resumable).
+    Relabel(crate::tools::learn::cli::RelabelArgs),
+    /// Fit the learned evaluation's weights to `datagen` files.
+    Train(crate::tools::learn::cli::TrainArgs),
+    /// Pack training files into one game per line (for keeping; `.gz` compresses).
+    Pack(crate::tools::learn::cli::PackArgs),
+    /// Unpack a packed training file into position lines.
+    Unpack(crate::tools::learn::cli::UnpackArgs),
+    /// Fit the Multi-ProbCut regressions: search `datagen` positions at every
+    /// depth (resumable), fit deep against shallow scores per depth and phase.
+    Probcut(crate::tools::learn::probcut_cli::ProbCutArgs),
+}
+
+impl Command {
+    /// Whether the command must refuse to run when the shipped regressions were
+    /// fitted for other weights than the shipped ones. `train` never searches,
+    /// and `probcut` searches full width to fit the regressions that new
+    /// weights need: both must run between changing the weights and refitting
+    /// the regressions, or new weights could never get regressions of their own.
+    pub fn needs_regressions(&self) -> bool {
+        !matches!(
+            self,
+            Command::Train(_) | Command::Probcut(_) | Command::Pack(_) | Command::Unpack(_)
+        )
+    }
+
+    /// Whether the command must refuse to run when the shipped weights do not
+    /// fit this build's pattern layout. `train` never evaluates with them (a
+    /// `--prior` file is checked on its own): after a change of the pattern set
+    /// it is what fits the first weights file of the new layout.
+    pub fn needs_weights(&self) -> bool {
+        !matches!(
+            self,
+            Command::Train(_) | Command::Pack(_) | Command::Unpack(_)
+        )
+    }
+}
+
+/// `mollett match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// An entrant, `NAME=COMMAND` (repeatable; two or more). COMMAND is a whole
+    /// command line, split into words as a shell would.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// The protocol every entrant speaks: gtp or nboard.
+    #[arg(long, default_value = "gtp")]
+    pub proto: crate::tools::arena::spec::Proto,
+    /// Openings file: one transcript per line, `#` comments (as the XOT lists).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Number of seeded random openings, 1..=10000 (default: half the games,
+    /// rounded up).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub random_openings: Option<u16>,
+    /// The rules every game is played and scored under: othello (default),
+    /// reversi (historical: games start empty, openings begin with the four
+    /// centre placements) or anti (the fewer discs win). GTP entrants are told
+    /// it with `set_game`, NBoard entrants by the game record.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+    /// Plies of each random opening, 0..=59.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=59))]
+    pub opening_plies: u8,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games per pairing, 1..=10000 (default: two per opening, colours swapped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub games: Option<u16>,
+    /// Depth sent to the engines (NBoard `set depth`), `D` or `NAME=D`; repeatable.
+    #[arg(long, value_name = "[NAME=]D")]
+    pub depth: Vec<String>,
+    /// Seconds per move, `S` or `NAME=S`; repeatable.
+    #[arg(long, value_name = "[NAME=]S")]
+    pub move_time: Vec<String>,
+    /// Game clock kept by the runner, `[[h:]m:]s[/increment[/grace]]` or
+    /// `NAME=CLOCK`; repeatable. The grace is 0 unless given.
+    #[arg(long, value_name = "[NAME=]CLOCK")]
+    pub clock: Vec<String>,
+    /// Games played at once, 1..=1024 (default: cores / threads per engine).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub concurrency: Option<u16>,
+    /// Search threads each engine uses, 1..=1024 (only sets the default
+    /// concurrency).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads_per_engine: u16,
+    /// Seconds to wait for an answer when no clock bounds it (above 0, at most
+    /// a year).
+    #[arg(long, default_value = "60")]
+    pub hang_timeout: crate::format::Seconds,
+    /// Append every game as GGF to this file as it ends, one record per line
+    /// (an existing file that holds games needs --resume or --overwrite).
+    #[arg(long, value_name = "FILE")]
+    pub games_file: Option<std::path::PathBuf>,
+    /// Empty an existing games file first.
+    #[arg(long, requires = "games_file", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Continue the match whose games are in the games file: its games count,
+    /// and only the others are played.
+    #[arg(long, requires = "games_file")]
+    pub resume: bool,
+    /// A line per finished game on stderr also when it is a terminal (it is
+    /// always written when stderr is not a terminal).
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// `mollett analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The game: a transcript (f5d6c3...), a GGF file, a file holding a
+    /// transcript, or `-` for stdin.
+    pub game: String,
+    /// Search level for every position: 1..60, easy, medium or hard.
+    #[arg(long, default_value = "10")]
+    pub level: Level,
+    /// A loss of this many discs or more is a mistake (three times: a blunder).
+    #[arg(long, default_value_t = 4.0)]
+    pub threshold: f64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Print one JSON object per move instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the evaluation curve into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// The rules of a game whose record does not name them: othello (default),
+    /// reversi (a transcript starts with the four centre placements) or anti.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() && t <= 1e6 => Ok(t),
+        _ => Err(format!("'{s}' is not a number of seconds (above 0)")),
+    }
+}
+
+/// The text after `--help`: the console's commands, from its command table.
+pub fn console_commands_help() -> String {
+    let lines = crate::protocol::console::help(None).unwrap_or_default();
+    format!(
+        "Console commands (the engine loop's default dialect):\n  {}",
+        lines.join("\n  ")
+    )
+}
+
+/// The engine loop on stdin and stdout, with the flags' settings.
+pub fn run_engine(args: EngineArgs) -> Result<()> {
+    let defaults = Settings::default();
+    let mut level = args.level.unwrap_or(defaults.level);
+    if let Some(eval) = args.eval {
+        level.eval = eval;
+    }
+    if let Some(selectivity) = args.selectivity {
+        level.limits.selectivity = selectivity;
+    }
+    let settings = Settings {
+        level,
+        threads: args.threads.unwrap_or(defaults.threads),
+        hash_mb: args.hash,
+        seed: args.seed,
+        exact_empties: args.exact_empties,
+        contempt: 0,
+        variant: args.variant,
+        move_time: match (args.move_time, args.level) {
+            (Some(s), _) => MoveTime::Given(Duration::from_secs_f64(s)),
+            (None, None) => MoveTime::Default(DEFAULT_MOVE_TIME),
+            (None, Some(_)) => MoveTime::Off,
+        },
+    };
+    protocol::run(LoopOptions {
+        protocol: args.protocol,
+        settings,
+        inject_panic: args.inject_panic,
+        verbose: args.verbose,
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn command(args: &[&str]) -> Command {
+        let cli = Cli::try_parse_from(std::iter::once("mollett").chain(args.iter().copied()))
+            .expect("the arguments parse");
+        cli.command.expect("a subcommand")
+    }
+
+    #[test]
+    fn only_train_and_probcut_run_with_regressions_of_other_weights() {
+        assert!(!command(&["train", "a.txt", "--out", "w.mlw"]).needs_regressions());
+        assert!(
+            !command(&["probcut", "a.txt", "--scores", "s.txt", "--out", "o.mpc"])
+                .needs_regressions()
+        );
+        assert!(command(&["solve", "a.obf"]).needs_regressions());
+        assert!(command(&["relabel", "a.txt", "--out", "b.txt"]).needs_regressions());
+        assert!(command(&["datagen", "--games", "1", "--out", "b.txt"]).needs_regressions());
+    }
+
+    #[test]
+    fn only_train_runs_with_weights_of_another_pattern_layout() {
+        assert!(!command(&["train", "a.txt", "--out", "w.mlw"]).needs_weights());
+        for args in [
+            &["probcut", "a.txt", "--scores", "s.txt", "--out", "o.mpc"][..],
+            &["solve", "a.obf"],
+            &["relabel", "a.txt", "--out", "b.txt"],
+            &["datagen", "--games", "1", "--out", "b.txt"],
+        ] {
+            assert!(command(args).needs_weights(), "{args:?}");
+        }
+    }
+}

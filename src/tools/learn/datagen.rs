@@ -1,0 +1,379 @@
+//! Training positions from self-play (`mollett datagen`).
+//!
+//! Game `g` of a job is played from its own seed, so any game can be replayed
+//! alone: that is what makes a job shardable (`--shard i/n` plays the games with
+//! `g % n == i`; the shards' files simply concatenate) and resumable (a file that
+//! already holds games of the shard is continued after its last whole game).
+//!
+//! A game starts from an opening (one of a list, in turn, or the start) followed
+//! by a seeded number of uniformly random moves, so that games differ and the
+//! positions cover lopsided play too. After that both sides play the midgame
+//! search at a fixed depth, except that with a small seeded probability a move is
+//! replaced by a random one (the noise that keeps games from converging). From
+//! [`DatagenRequest::exact_empties`] empties on, every move is an exact solve:
+//! those positions get their true value as label ([`LabelKind::Exact`]); earlier
+//! ones get the game's final result ([`LabelKind::Game`]), or with
+//! [`Labels::Search`] the score of the search that chose the move (every such
+//! position is searched, a random move's too: [`LabelKind::Search`], the label
+//! `relabel` would give it, without a second search of every position).
+//!
+//! Under Anti-Reversi ([`RulesTag::Anti`]) the games are the same kind of
+//! self-play with that variant's search and scoring (the fewer discs win), and
+//! the labels are Anti-Reversi margins: the data for the Anti-Reversi weights.
+
+use super::sample::{LabelKind, Sample};
+use crate::board::Board;
+use crate::board::{Move, Position};
+use crate::eval::EvalKind;
+use crate::eval::wfile::RulesTag;
+use crate::rng::Rng;
+use crate::rules::game::Game;
+use crate::rules::{Anti, Othello, Rules};
+use crate::search::{Limits, SearchRequest, SearchResult, Selectivity, search_under};
+use crate::tt::{TranspositionTable, TtError};
+use std::sync::atomic::AtomicBool;
+
+/// Which games of a job one process plays: those with `index % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: u64,
+    /// How many shards the job has.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole job in one shard.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// The `k`-th game number (from 0) of this shard.
+    pub fn game(&self, k: u64) -> u64 {
+        self.index + k * self.count
+    }
+
+    /// How many of the job's `games` belong to this shard.
+    pub fn len(&self, games: u64) -> u64 {
+        games.saturating_sub(self.index).div_ceil(self.count)
+    }
+
+    /// Whether the shard has no game of a job of `games`.
+    pub fn is_empty(&self, games: u64) -> bool {
+        self.len(games) == 0
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Parses `i/n` with `n` ≥ 1 and `i` < `n`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not a shard i/n with 0 <= i < n");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u64 = i.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What labels the midgame positions of a job get (exact ones are always exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// The game's final result for the side to move.
+    Game,
+    /// The score of the position's own search, in whole discs.
+    Search,
+}
+
+/// How to play and label the games of a job.
+#[derive(Clone, Debug)]
+pub struct DatagenRequest {
+    /// The rules the games are played and scored under.
+    pub rules: RulesTag,
+    /// The job's seed: game `g` plays from a seed mixed from it and `g`.
+    pub seed: u64,
+    /// Openings to start from, game `g` from `openings[g % len]`; empty: the start.
+    pub openings: Vec<Game>,
+    /// The fewest and most random moves played after the opening.
+    pub random_moves: (u32, u32),
+    /// Midgame search depth of both sides.
+    pub depth: u32,
+    /// How sure the midgame search's Multi-ProbCut cuts must be.
+    pub selectivity: Selectivity,
+    /// What labels the midgame positions get.
+    pub labels: Labels,
+    /// From this many empties on every move is an exact solve.
+    pub exact_empties: u32,
+    /// Chance, in parts per thousand, that a midgame move is a random one.
+    pub noise_per_mille: u32,
+    /// The evaluation both sides play with.
+    pub eval: EvalKind,
+    /// Table size of each game, in MB.
+    pub hash_mb: usize,
+}
+
+/// Mixes the job's seed with a game number (one SplitMix64 step over both).
+fn game_seed(seed: u64, game: u64) -> u64 {
+    Rng::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// The search of `board` under the rules `R` with `req`'s settings.
+fn search_as<R: Rules<Pos = Board>>(
+    req: &DatagenRequest,
+    board: Board,
+    seed: u64,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+) -> SearchResult {
+    let sreq = SearchRequest::<R> {
+        board,
+        limits: Limits {
+            depth: req.depth,
+            exact_empties: req.exact_empties,
+            wld_empties: req.exact_empties,
+            selectivity: req.selectivity,
+        },
+        eval: req.eval,
+        seed,
+        find_ties: false,
+        threads: 1,
+        time: None,
+        contempt: 0,
+    };
+    search_under(&sreq, tt, stop, &mut |_| {})
+}
+
+/// The final margin of a finished game for Black under `rules`, in discs.
+pub fn final_margin_black(pos: &Position, rules: RulesTag) -> i32 {
+    match rules {
+        RulesTag::Othello => pos.final_score_black(),
+        RulesTag::Anti => {
+            // The fewer discs win; empties count for nobody.
+            let black = match pos.side {
+                crate::Color::Black => pos.board.disc_difference(),
+                crate::Color::White => -pos.board.disc_difference(),
+            };
+            -black
+        }
+    }
+}
+
+/// Plays game `game` of the job and returns its labelled positions (of the
+/// job's rules), in order
+/// (passes and the finished position are left out: there is nothing to choose).
+pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError> {
+    let tt = TranspositionTable::new(req.hash_mb)?;
+    let stop = AtomicBool::new(false);
+    let seed = game_seed(req.seed, game);
+    let mut rng = Rng::new(seed);
+    let mut pos = match req.openings.len() {
+        0 => Position::START,
+        n => req.openings[(game % n as u64) as usize].position(),
+    };
+    let (lo, hi) = req.random_moves;
+    let mut random_left = lo + rng.below(u64::from(hi.saturating_sub(lo)) + 1) as u32;
+    // Each position with its label when a search found it (exact, or the
+    // search's score), or none: the game's result.
+    let mut seen: Vec<(Position, Option<(LabelKind, i32)>)> = Vec::new();
+    while !pos.board.is_game_over() {
+        let board = pos.board;
+        if board.must_pass() {
+            pos = pos.play(Move::Pass).expect("a forced pass is legal");
+            continue;
+        }
+        let exact = board.empties() <= req.exact_empties;
+        let random =
+            random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
+        let searched = !random || (!exact && req.labels == Labels::Search);
+        let result = searched.then(|| match req.rules {
+            RulesTag::Othello => search_as::<Othello>(req, board, seed, &tt, &stop),
+            RulesTag::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
+        });
+        let mv = match &result {
+            Some(r) if !random => r.best.expect("a position with moves has a best move"),
+            _ => {
+                random_left = random_left.saturating_sub(1);
+                let sq = rng.pick_bit(board.moves());
+                Move::Play(crate::Square::new(sq).expect("a square"))
+            }
+        };
+        let label = match result {
+            Some(r) if exact => Some((LabelKind::Exact, r.score / crate::eval::DISC)),
+            Some(r) if req.labels == Labels::Search => {
+                Some((LabelKind::Search, super::relabel::disc_label(r.score)))
+            }
+            _ => None,
+        };
+        seen.push((pos, label));
+        pos = pos
+            .play(mv)
+            .expect("the search and the draw play legal moves");
+    }
+    let black_final = final_margin_black(&pos, req.rules);
+    Ok(seen
+        .into_iter()
+        .map(|(position, label)| {
+            let game_label = match position.side {
+                crate::Color::Black => black_final,
+                crate::Color::White => -black_final,
+            };
+            let (kind, label) = label.unwrap_or((LabelKind::Game, game_label));
+            Sample {
+                position,
+                label,
+                kind,
+                game,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small, fast job (depth 2, the hand-written evaluation) for tests.
+    pub(crate) fn request() -> DatagenRequest {
+        DatagenRequest {
+            rules: RulesTag::Othello,
+            seed: 7,
+            openings: Vec::new(),
+            random_moves: (2, 6),
+            depth: 2,
+            selectivity: crate::search::Selectivity::FULL,
+            labels: crate::tools::learn::datagen::Labels::Game,
+            exact_empties: 10,
+            noise_per_mille: 50,
+            eval: EvalKind::Mobility,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn shards_split_the_games() {
+        let s: Shard = "1/3".parse().unwrap();
+        assert_eq!((0..3).map(|k| s.game(k)).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(s.len(10), 3);
+        assert_eq!("2/3".parse::<Shard>().unwrap().len(10), 3);
+        assert_eq!("0/3".parse::<Shard>().unwrap().len(10), 4);
+        assert!("3/3".parse::<Shard>().is_err());
+        assert!("0/0".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    /// The exact Anti-Reversi value of `b` by plain minimax (few empties only).
+    fn anti_minimax(b: &Board) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            let p = b.pass();
+            return if p.moves() == 0 {
+                -b.disc_difference()
+            } else {
+                -anti_minimax(&p)
+            };
+        }
+        (0..64u8)
+            .filter(|&sq| moves >> sq & 1 == 1)
+            .map(|sq| -anti_minimax(&b.make(sq, b.flips(sq))))
+            .max()
+            .expect("a move")
+    }
+
+    #[test]
+    fn search_labels_are_the_scores_relabel_gives() {
+        use crate::tools::learn::relabel::{RelabelRequest, relabel_game};
+        use crate::tools::learn::sample::Line;
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest {
+                rules,
+                depth: 3,
+                labels: Labels::Search,
+                ..request()
+            };
+            let played = play_game(&req, 5).unwrap();
+            assert_eq!(played, play_game(&req, 5).unwrap());
+            assert!(played.iter().all(|s| {
+                let exact = s.position.board.empties() <= req.exact_empties;
+                s.kind
+                    == if exact {
+                        LabelKind::Exact
+                    } else {
+                        LabelKind::Search
+                    }
+            }));
+            // Full width, a search's score is the position's depth-3 value
+            // whatever the table holds: relabel's fresh searches must agree.
+            let as_game: Vec<Line> = played
+                .iter()
+                .map(|s| Line {
+                    sample: Sample {
+                        kind: if s.kind == LabelKind::Search {
+                            LabelKind::Game
+                        } else {
+                            s.kind
+                        },
+                        label: 0,
+                        ..*s
+                    },
+                    rules,
+                })
+                .collect();
+            let relabel = RelabelRequest {
+                rules,
+                depth: 3,
+                selectivity: Selectivity::FULL,
+                eval: req.eval,
+                hash_mb: 1,
+                redo_search: false,
+            };
+            let again = relabel_game(&relabel, &as_game).unwrap();
+            for (a, b) in played.iter().zip(&again) {
+                if a.kind == LabelKind::Search {
+                    assert_eq!(a.label, b.sample.label, "{a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_replays_and_its_exact_labels_are_true() {
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest { rules, ..request() };
+            let a = play_game(&req, 3).unwrap();
+            assert_eq!(a, play_game(&req, 3).unwrap());
+            assert_ne!(a, play_game(&req, 4).unwrap());
+            let exact: Vec<_> = a.iter().filter(|s| s.kind == LabelKind::Exact).collect();
+            assert!(!exact.is_empty());
+            for s in exact {
+                assert!(s.position.board.empties() <= req.exact_empties);
+                // A perfect line keeps the value: every exact label is the game's
+                // result for that side.
+                let last = a.last().unwrap();
+                let same_side = s.position.side == last.position.side;
+                assert_eq!(s.label, if same_side { last.label } else { -last.label });
+                if rules == RulesTag::Anti && s.position.board.empties() <= 7 {
+                    assert_eq!(s.label, anti_minimax(&s.position.board), "{s:?}");
+                }
+            }
+            for s in a.iter().filter(|s| s.kind == LabelKind::Game) {
+                assert!(s.position.board.empties() > req.exact_empties);
+            }
+        }
+        // The two rule sets play different games from the same seed.
+        let othello = play_game(&request(), 3).unwrap();
+        let anti = play_game(
+            &DatagenRequest {
+                rules: RulesTag::Anti,
+                ..request()
+            },
+            3,
+        )
+        .unwrap();
+        assert_ne!(
+            othello.iter().map(|s| s.position).collect::<Vec<_>>(),
+            anti.iter().map(|s| s.position).collect::<Vec<_>>()
+        );
+    }
+}

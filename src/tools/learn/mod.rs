@@ -1,0 +1,241 @@
+//! Learning the evaluation: training data from self-play ([`datagen`]), the line
+//! format it is kept in ([`sample`]), its packed form for keeping ([`pack`]) and
+//! the fit of the pattern weights ([`train`]). A tool on top of the engine core: it uses the search and the
+//! evaluation as any user of the library would.
+
+pub mod cli;
+pub mod datagen;
+pub mod pack;
+pub mod probcut;
+pub mod probcut_cli;
+pub mod relabel;
+pub mod sample;
+pub mod train;
+
+use crate::eval::wfile::RulesTag;
+use datagen::{DatagenRequest, Shard, play_game};
+use rayon::prelude::*;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// Games played at once between two writes of the output (several per thread, so
+/// that a slow game does not leave a core idle for long).
+const GAMES_PER_BATCH: usize = 16;
+
+/// Where a shard's file stands: the games it holds whole, and where they end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// How many of the shard's games (in order) the file holds.
+    pub games_done: u64,
+    /// The byte length of those games' lines (anything after it is cut).
+    pub keep_bytes: u64,
+}
+
+/// Reads a shard's existing output: the games it holds in order. The last game
+/// in the file may have been cut short by an interrupt (a kill between the lines
+/// of one write), so it is dropped and played again; a line that does not parse
+/// is an error (the file is not this command's, or is damaged), never skipped,
+/// and so is a line of other rules than `rules` (an Othello file is never
+/// continued with Anti-Reversi games, nor the other way round).
+pub fn resume_point(path: &Path, shard: Shard, rules: RulesTag) -> anyhow::Result<ResumePoint> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(ResumePoint {
+                games_done: 0,
+                keep_bytes: 0,
+            });
+        }
+        Err(e) => return Err(anyhow::anyhow!("{}: {e}", path.display())),
+    };
+    let mut reader = BufReader::new(file);
+    let mut line = String::new();
+    let (mut offset, mut last_game, mut last_start, mut games) = (0u64, None, 0u64, 0u64);
+    loop {
+        line.clear();
+        let n = reader
+            .read_line(&mut line)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        if n == 0 || !line.ends_with('\n') {
+            break; // the end, or a torn last line
+        }
+        let parsed = sample::parse_line(line.trim_end()).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: byte {offset}: {e} (not a datagen file?)",
+                path.display()
+            )
+        })?;
+        if parsed.rules != rules {
+            anyhow::bail!(
+                "{}: byte {offset}: a position of {} data, and this job plays {}",
+                path.display(),
+                parsed.rules.name(),
+                rules.name()
+            );
+        }
+        let s = parsed.sample;
+        if last_game != Some(s.game) {
+            if s.game != shard.game(games) {
+                anyhow::bail!(
+                    "{}: game {} where game {} of shard {}/{} was expected",
+                    path.display(),
+                    s.game,
+                    shard.game(games),
+                    shard.index,
+                    shard.count
+                );
+            }
+            last_game = Some(s.game);
+            last_start = offset;
+            games += 1;
+        }
+        offset += n as u64;
+    }
+    Ok(match last_game {
+        None => ResumePoint {
+            games_done: 0,
+            keep_bytes: 0,
+        },
+        Some(_) => ResumePoint {
+            games_done: games - 1,
+            keep_bytes: last_start,
+        },
+    })
+}
+
+/// Opens an output to continue: created if missing, cut to its first
+/// `keep_bytes` bytes (what is known whole), positioned at its end.
+pub(crate) fn open_continued(out: &Path, keep_bytes: u64) -> anyhow::Result<File> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    file.set_len(keep_bytes)
+        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    Ok(file)
+}
+
+/// Writes `text` (one game's lines) to `file` (the output `out`) and flushes it.
+pub(crate) fn append_flushed(file: &mut File, text: &str, out: &Path) -> anyhow::Result<()> {
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))
+}
+
+/// Plays the shard's games of a job of `games` into `out`, continuing a file
+/// that already holds some of them. `progress` is told the games done so far and
+/// the shard's total after every batch. Games are played `threads` at a time; the
+/// file's contents do not depend on `threads`.
+pub fn run_datagen(
+    req: &DatagenRequest,
+    games: u64,
+    shard: Shard,
+    out: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> anyhow::Result<u64> {
+    let total = shard.len(games);
+    let start = resume_point(out, shard, req.rules)?;
+    let mut file = open_continued(out, start.keep_bytes)?;
+    let mut done = start.games_done;
+    progress(done, total);
+    while done < total {
+        let batch: Vec<u64> = (done..total.min(done + GAMES_PER_BATCH as u64))
+            .map(|k| shard.game(k))
+            .collect();
+        let played: Vec<_> = batch
+            .par_iter()
+            .map(|&g| play_game(req, g))
+            .collect::<Result<_, _>>()?;
+        for samples in played {
+            let mut text = String::new();
+            for sample in samples {
+                let line = sample::Line {
+                    sample,
+                    rules: req.rules,
+                };
+                text.push_str(&line.to_string());
+                text.push('\n');
+            }
+            // One write per game, flushed: an interrupt loses at most the game
+            // being written, which the next run plays again.
+            append_flushed(&mut file, &text, out)?;
+            done += 1;
+        }
+        progress(done, total);
+    }
+    Ok(done - start.games_done)
+}
+
+/// `text` cut `back` bytes before the end of its first `lines` lines: a file
+/// that an interrupt tore inside a line.
+#[cfg(test)]
+pub(crate) fn torn(text: &str, lines: usize, back: usize) -> &str {
+    let end: usize = text.lines().take(lines).map(|l| l.len() + 1).sum();
+    &text[..end - back]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> DatagenRequest {
+        DatagenRequest {
+            seed: 11,
+            random_moves: (4, 8),
+            depth: 1,
+            exact_empties: 8,
+            noise_per_mille: 0,
+            ..crate::tools::learn::datagen::tests::request()
+        }
+    }
+
+    #[test]
+    fn an_interrupted_file_is_continued_to_the_same_contents() {
+        for rules in [RulesTag::Othello, RulesTag::Anti] {
+            let req = DatagenRequest { rules, ..request() };
+            let dir = std::env::temp_dir().join(format!(
+                "mollett-datagen-{}-{}",
+                std::process::id(),
+                rules.name()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let (whole, cut) = (dir.join("whole.txt"), dir.join("cut.txt"));
+            let shard: Shard = "1/2".parse().unwrap();
+            run_datagen(&req, 7, shard, &whole, &mut |_, _| {}).unwrap();
+            let text = std::fs::read_to_string(&whole).unwrap();
+            // Cut the file in the middle of a line of the third game.
+            let game_5 = |l: &str| l.ends_with(" 5") || l.ends_with(" 5 anti");
+            let third = text.lines().position(game_5).unwrap();
+            std::fs::write(&cut, torn(&text, third + 1, 9)).unwrap();
+            // Games 1 and 3 are whole, 5 is torn; the last whole one is played
+            // again too (a kill may fall between two lines of one write).
+            let p = resume_point(&cut, shard, rules).unwrap();
+            assert_eq!(p.games_done, 1);
+            let played = run_datagen(&req, 7, shard, &cut, &mut |_, _| {}).unwrap();
+            assert_eq!(played, 2);
+            assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
+            // A finished file has nothing left to play but its last game again.
+            assert_eq!(resume_point(&whole, shard, rules).unwrap().games_done, 2);
+            // Another shard's file is refused.
+            assert!(resume_point(&whole, Shard::ALL, rules).is_err());
+            // So is a file of the other rules, and it is left as it was.
+            let other = match rules {
+                RulesTag::Othello => RulesTag::Anti,
+                RulesTag::Anti => RulesTag::Othello,
+            };
+            let e = resume_point(&whole, shard, other).unwrap_err().to_string();
+            assert!(e.contains("data, and this job plays"), "{e}");
+            let other_req = DatagenRequest {
+                rules: other,
+                ..request()
+            };
+            assert!(run_datagen(&other_req, 7, shard, &whole, &mut |_, _| {}).is_err());
+            assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The `probcut` subcommand: searches positions of `datagen` files at every
+//! depth (resumable, one line per position as it finishes), then fits the
+//! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
+//! shares them) or Anti-Reversi.
+
+use crate::eval::wfile::{self, RulesTag};
+use crate::rules::{Anti, Othello};
+use crate::search::probcut::{MAGIC, embedded_weights};
+use crate::tools::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
+use crate::tools::learn::train::read_samples_of;
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+
+/// `mollett probcut`.
+#[derive(clap::Args, Debug)]
+pub struct ProbCutArgs {
+    /// Training files written by `datagen`: the positions to search (of the
+    /// rules of `--variant`).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The rules the positions are searched under, with that variant's learned
+    /// weights: othello, or anti (Anti-Reversi; its data lines and scores lines
+    /// end in `anti`). Historical Reversi shares Othello's weights and regressions.
+    #[arg(long, default_value = "othello", value_parser = crate::tools::learn::cli::parse_rules)]
+    pub variant: RulesTag,
+    /// The scores file: one line per searched position, continued if it
+    /// exists (positions it holds beyond those picked are left out of the fit).
+    #[arg(long, value_name = "FILE")]
+    pub scores: PathBuf,
+    /// The regression file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Positions per phase (8 empties each, 12 to 59).
+    #[arg(long, default_value_t = 150)]
+    pub per_phase: usize,
+    /// The deepest search of each position (full width, the variant's learned
+    /// evaluation).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
+    pub max_depth: u32,
+    /// Seed of the choice of positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Positions searched at once (default: all logical CPUs); the output does
+    /// not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// The scores file's lines, after cutting a torn last line (an interrupt in
+/// the middle of a write) so that appending goes on cleanly; a line of other
+/// rules than `rules` is an error (and the file is left as it was).
+fn read_scores(path: &Path, rules: RulesTag) -> Result<Vec<DepthScores>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let scores = text[..whole]
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let d = DepthScores::parse(l)
+                .map_err(|e| anyhow::anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
+            anyhow::ensure!(
+                d.rules == rules,
+                "{}: line {}: searched under {} rules, where {} is asked for",
+                path.display(),
+                i + 1,
+                d.rules.name(),
+                rules.name()
+            );
+            Ok(d)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if whole < text.len() {
+        let f = OpenOptions::new().write(true).open(path)?;
+        f.set_len(whole as u64)?;
+    }
+    Ok(scores)
+}
+
+/// Runs `mollett probcut`.
+pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
+    if args.out.exists() && !std::fs::read_to_string(&args.out).is_ok_and(|t| t.starts_with(MAGIC))
+    {
+        bail!(
+            "{} exists and is not a regression file: not overwritten",
+            args.out.display()
+        );
+    }
+    let samples = read_samples_of(&args.data, args.variant)?;
+    let positions = pick_positions(&samples, args.per_phase, args.seed);
+    let picked: HashSet<String> = positions
+        .iter()
+        .map(crate::format::write_board_string)
+        .collect();
+    let done: HashSet<String> = read_scores(&args.scores, args.variant)?
+        .iter()
+        .map(|d| crate::format::write_board_string(&d.position))
+        .collect();
+    let todo: Vec<_> = positions
+        .into_iter()
+        .filter(|p| !done.contains(&crate::format::write_board_string(p)))
+        .collect();
+    eprintln!(
+        "probcut: {} positions searched before, {} to search to depth {}",
+        done.len(),
+        todo.len(),
+        args.max_depth
+    );
+    let out = Mutex::new(
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&args.scores)
+            .with_context(|| format!("cannot open {}", args.scores.display()))?,
+    );
+    let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
+    let stop = AtomicBool::new(false);
+    let pool = crate::tools::learn::cli::pool(args.threads)?;
+    pool.install(|| {
+        todo.par_iter().try_for_each(|&p| -> Result<()> {
+            let searched = match args.variant {
+                RulesTag::Othello => depth_scores::<Othello>(p, args.max_depth, &stop),
+                RulesTag::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
+            };
+            if let Some(d) = searched? {
+                let mut f = out.lock().expect("no writer panics");
+                writeln!(f, "{}", d.line())?;
+                f.flush()?;
+            }
+            if let Some(b) = &progress {
+                b.inc(1);
+            }
+            Ok(())
+        })
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    // The fit takes the positions this command picks, and only those (a
+    // scores file may hold more, from a run with more per phase): the same
+    // data, seed and count give the same file.
+    let mut all = read_scores(&args.scores, args.variant)?;
+    all.retain(|d| picked.contains(&crate::format::write_board_string(&d.position)));
+    let weights = wfile::fnv1a(embedded_weights(args.variant));
+    let note = crate::tools::learn::cli::command_line();
+    let file = fit(&all, weights, &note).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = file.write();
+    eprintln!("probcut: depth, shallow depth, empties, a, b, sigma (centi-discs), positions:");
+    for row in text.lines().filter(|l| l.starts_with("pair ")) {
+        eprintln!("{row}");
+    }
+    std::fs::write(&args.out, text)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "probcut: {} rows from {} positions written to {}",
+        file.pairs.len(),
+        all.len(),
+        args.out.display()
+    );
+    Ok(())
+}

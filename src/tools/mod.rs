@@ -1,0 +1,34 @@
+//! The tools: every subcommand of the `mollett` binary, on a floor above the
+//! engine core. Each tool owns its command-line flags, its `run` and its logic,
+//! and uses the core as any user of the library would; nothing in the core
+//! imports this module (`.ci/run` checks it).
+//!
+//! - [`arena`]: engine-against-engine matches and tournaments (`match`).
+//! - [`analyze`]: a game reviewed move by move (`analyze`).
+//! - [`solve`]: exact solves of OBF files (`solve`).
+//! - [`bench`]: the fixed bench and its signature, and time to depth (`bench`).
+//! - [`perft`]: leaf counts (`perft`).
+//! - [`learn`]: training data, its packing, the fit of the learned weights and
+//!   of the Multi-ProbCut regressions (`datagen`, `relabel`, `pack`, `unpack`,
+//!   `train`, `probcut`).
+//! - [`selfplay`]: whole games between two in-process players.
+//! - [`cli`]: the command line and the engine loop's flags; [`out`]: the
+//!   subcommands' standard output.
+
+/// `println!` for the subcommands' output: a closed pipe ends the process
+/// quietly (see [`out::line`]).
+macro_rules! say {
+    ($($t:tt)*) => {
+        $crate::tools::out::line(format_args!($($t)*))
+    };
+}
+
+pub mod analyze;
+pub mod arena;
+pub mod bench;
+pub mod cli;
+pub mod learn;
+pub mod out;
+pub mod perft;
+pub mod selfplay;
+pub mod solve;

@@ -1,0 +1,355 @@
+//! `mollett solve`: exact (or win/loss/draw) solves of every position of an OBF
+//! file, checked against the scores the file gives.
+
+use crate::board::Move;
+use crate::engine::{Engine, Event, Job, Settings};
+use crate::eval::DISC;
+use crate::format::{self, ObfEntry};
+use crate::rules::{Variant, VariantPosition};
+use crate::search::{ScoreKind, SearchResult};
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// Prove only win, loss or draw.
+    pub wld: bool,
+    /// Search threads (lazy SMP) per position.
+    pub threads: usize,
+    /// Positions solved at once, each on a thread of its own with its own
+    /// table; reports still come in file order.
+    pub jobs: usize,
+    /// Transposition table size per search, in MB (cleared between positions).
+    pub hash_mb: usize,
+    /// The rules the positions are solved under (Reversi positions assume no
+    /// pass so far).
+    pub variant: Variant,
+}
+
+/// One solved position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionReport {
+    /// 1-based order of the position in the file.
+    pub index: usize,
+    /// Empty squares.
+    pub empties: u32,
+    /// The best move (`PA` for a forced pass), `null` when the game is over.
+    #[serde(rename = "move")]
+    pub best: Option<String>,
+    /// Final disc difference for the side to move (in WLD mode: -1, 0 or 1).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// The principal variation, lower-case squares and `PA`.
+    pub pv: Vec<String>,
+    /// The best score the file gives, if it gives one (as a sign in WLD mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<i32>,
+    /// Whether the score (and the chosen move's listed score) disagrees with the file.
+    #[serde(skip)]
+    pub disagrees: bool,
+}
+
+/// Totals over a file.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Positions solved.
+    pub positions: usize,
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Wall time: the sum of the positions' times, or with several jobs the
+    /// time of the whole run (the positions' times overlap).
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+    /// Positions whose result disagrees with the file.
+    pub disagreements: usize,
+}
+
+/// Solves one position on `engine`, with a fresh table.
+fn solve_one(
+    index: usize,
+    entry: &ObfEntry,
+    opts: &SolveOptions,
+    engine: &mut Engine,
+) -> PositionReport {
+    let board = entry.position.board;
+    let r = solve_position(engine, start_of(entry, opts.variant), opts.wld);
+    let sign = |v: i32| if opts.wld { v.signum() } else { v };
+    let score = sign(r.score / DISC);
+    let expected = entry.scores.first().map(|&(_, s)| sign(s));
+    let move_score = r
+        .best
+        .and_then(|m| entry.scores.iter().find(|(mv, _)| *mv == m))
+        .map(|&(_, s)| sign(s));
+    let disagrees = expected.is_some_and(|e| e != score || move_score.is_some_and(|m| m != e));
+    debug_assert!(matches!(r.kind, ScoreKind::Exact | ScoreKind::WinLossDraw));
+    PositionReport {
+        index,
+        empties: board.empties(),
+        best: r.best.map(|m| m.to_string()),
+        score,
+        nodes: r.nodes,
+        seconds: r.elapsed.as_secs_f64(),
+        pv: r.pv.iter().map(Move::to_string).collect(),
+        expected,
+        disagrees,
+    }
+}
+
+/// The entry's position under `variant`; `None` for a Reversi position that
+/// no game without passes reaches (checked before solving).
+fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> {
+    match variant {
+        Variant::Reversi => VariantPosition::reversi(entry.position, None),
+        v => Some(VariantPosition::othello_like(v, entry.position)),
+    }
+}
+
+/// [`variant_start`] of an entry [`next_entry`] has checked.
+fn start_of(entry: &ObfEntry, variant: Variant) -> VariantPosition {
+    variant_start(entry, variant).expect("checked before solving")
+}
+
+/// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
+fn solve_position(engine: &mut Engine, pos: VariantPosition, wld: bool) -> SearchResult {
+    let started = engine
+        .new_variant_game(pos)
+        .and_then(|()| engine.start(Job::Solve { wld }));
+    // The engine is idle between solves and its thread count was checked.
+    started.expect("an idle engine starts a solve");
+    match engine.wait().pop() {
+        Some(Event::Finished(f)) => f.result.expect("a solve has a result"),
+        other => panic!("the solve failed: {other:?}"),
+    }
+}
+
+/// A source of positions: each the entry or why it could not be read (the
+/// error ends the run, after the reports of every earlier position).
+pub type Entries<'a> = dyn Iterator<Item = Result<ObfEntry>> + Send + 'a;
+
+/// Solves every entry in order, calling `each` with each report, and returns
+/// the totals. The entries are taken one at a time as solvers get free, so a
+/// file is streamed, never held whole.
+pub fn solve_all(
+    entries: &mut Entries,
+    opts: &SolveOptions,
+    each: &mut dyn FnMut(&PositionReport),
+) -> Result<Summary> {
+    let mut summary = Summary::default();
+    let mut add = |r: &PositionReport| {
+        summary.positions += 1;
+        summary.nodes += r.nodes;
+        summary.seconds += r.seconds;
+        summary.disagreements += r.disagrees as usize;
+        each(r);
+    };
+    let jobs = opts.jobs.max(1);
+    let start = Instant::now();
+    solve_in_parallel(entries, opts, jobs, &mut add)?;
+    if jobs > 1 {
+        summary.seconds = start.elapsed().as_secs_f64();
+    }
+    summary.nodes_per_second = summary.nodes as f64 / summary.seconds.max(1e-9);
+    Ok(summary)
+}
+
+/// An engine for `opts`: its table (of `opts.hash_mb` MB) and thread count.
+fn engine(opts: &SolveOptions) -> Result<Engine> {
+    Engine::new(Settings {
+        threads: opts.threads.max(1),
+        hash_mb: opts.hash_mb,
+        variant: opts.variant,
+        ..Settings::default()
+    })
+    .with_context(|| format!("an engine with a {} MB table", opts.hash_mb))
+}
+
+/// The next entry to solve, with its 1-based index, or `None` when the
+/// entries are done or one failed (the failure is kept in `failed`).
+fn next_entry(
+    source: &Mutex<(&mut Entries, usize)>,
+    failed: &Mutex<Option<anyhow::Error>>,
+    variant: Variant,
+) -> Option<(usize, ObfEntry)> {
+    let mut guard = lock(source);
+    let (entries, count) = &mut *guard;
+    if lock(failed).is_some() {
+        return None;
+    }
+    let entry = match entries.next()? {
+        Ok(e) => e,
+        Err(e) => {
+            *lock(failed) = Some(e);
+            return None;
+        }
+    };
+    *count += 1;
+    if variant == Variant::Reversi && variant_start(&entry, variant).is_none() {
+        *lock(failed) = Some(anyhow::anyhow!(
+            "position {count} is not a position of historical reversi"
+        ));
+        return None;
+    }
+    Some((*count, entry))
+}
+
+/// Solves the entries on `jobs` threads, each with an engine (and table) of its
+/// own that it makes for its first entry and keeps from one position to the next; hands the reports to `each` in order
+/// as soon as every earlier one is in. Each thread takes the next entry only
+/// when it is free, so at most `jobs` solves (and tables) exist at once.
+fn solve_in_parallel(
+    entries: &mut Entries,
+    opts: &SolveOptions,
+    jobs: usize,
+    each: &mut dyn FnMut(&PositionReport),
+) -> Result<()> {
+    let source = Mutex::new((entries, 0));
+    let failed = Mutex::new(None);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::scope(|scope| -> Result<()> {
+        let mut started = 0;
+        for i in 0..jobs {
+            let tx = tx.clone();
+            let (source, failed) = (&source, &failed);
+            // A thread the system refuses to start is left out, as long as
+            // one runs.
+            started += std::thread::Builder::new()
+                .name(format!("mollett-solve-{i}"))
+                .spawn_scoped(scope, move || {
+                    // The engine is made for the first entry: more jobs than
+                    // entries cost nothing.
+                    let mut solver = None;
+                    while let Some((index, e)) = next_entry(source, failed, opts.variant) {
+                        if solver.is_none() {
+                            match engine(opts) {
+                                Ok(en) => solver = Some(en),
+                                Err(err) => {
+                                    lock(failed).get_or_insert(err);
+                                    return;
+                                }
+                            }
+                        }
+                        let Some(solver) = &mut solver else { return };
+                        // The receiver outlives the senders: this cannot fail.
+                        let _ = tx.send(solve_one(index, &e, opts, solver));
+                    }
+                })
+                .is_ok() as usize;
+        }
+        drop(tx);
+        if started == 0 {
+            anyhow::bail!("cannot start a solving thread");
+        }
+        let mut waiting = BTreeMap::new();
+        let mut next = 1;
+        for r in rx {
+            waiting.insert(r.index, r);
+            while let Some(r) = waiting.remove(&next) {
+                each(&r);
+                next += 1;
+            }
+        }
+        Ok(())
+    })?;
+    match lock(&failed).take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A lock's contents, even if a solve panicked while holding it (what it
+/// guards is still valid then).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The text line for one report.
+pub fn format_report(r: &PositionReport) -> String {
+    let expected = match r.expected {
+        Some(e) => format!("{e:+4}"),
+        None => "   ?".to_string(),
+    };
+    format!(
+        "{:>4} {:>3} {:>4} {:+4} {:>4} {:>14} {:>9.3}  {}{}",
+        r.index,
+        r.empties,
+        r.best.as_deref().unwrap_or("--"),
+        r.score,
+        expected,
+        r.nodes,
+        r.seconds,
+        r.pv.join(" "),
+        if r.disagrees { "  DISAGREES" } else { "" }
+    )
+}
+
+/// The header over [`format_report`] lines.
+pub const REPORT_HEADER: &str =
+    "   # emp move scor want          nodes   seconds  principal variation";
+
+/// Solves every position of the OBF file `file` and prints a report per
+/// position and a summary (JSON lines if `json`); `Ok(false)` when a score
+/// disagrees with the file.
+pub fn run_solve(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
+    let name = file.display().to_string();
+    let lines = crate::input::BoundedLines::open(file, crate::input::MAX_LINE)
+        .with_context(|| format!("cannot read {name}"))?;
+    // Streamed: each line is read when a solver is free for it.
+    let mut entries = lines.filter_map(move |line| {
+        let (n, text) = match line {
+            Ok(l) => l,
+            Err(e) => return Some(Err(anyhow::anyhow!("cannot read {name}: {e}"))),
+        };
+        let content = text.trim_start();
+        if content.is_empty() || content.starts_with('%') {
+            return None;
+        }
+        Some(
+            format::parse_obf_line(&text)
+                .map_err(|e| anyhow::Error::new(e.at_line(n)).context(format!("in {name}"))),
+        )
+    });
+    let progress = std::io::stderr().is_terminal();
+    if !json {
+        say!("{}", REPORT_HEADER);
+    }
+    let summary = solve_all(&mut entries, &opts, &mut |r| {
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+        if json {
+            say!("{}", serde_json::to_string(r).expect("reports serialise"));
+        } else {
+            say!("{}", format_report(r));
+        }
+        if progress {
+            eprint!("solving position {}", r.index + 1);
+            let _ = std::io::stderr().flush();
+        }
+    });
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let summary = summary?;
+    if json {
+        say!("{}", serde_json::to_string(&summary)?);
+    } else {
+        say!(
+            "positions {}, nodes {}, seconds {:.3}, nodes/s {:.0}, disagreements {}",
+            summary.positions,
+            summary.nodes,
+            summary.seconds,
+            summary.nodes_per_second,
+            summary.disagreements
+        );
+    }
+    Ok(summary.disagreements == 0)
+}
