@@ -183,7 +183,7 @@ fn engine_stops(position: Position, stops: usize) -> (Vec<Duration>, usize) {
         let job = if level(i) == 60 {
             Job::Solve { wld: false }
         } else {
-            Job::Go { time: None }
+            Job::Go { clock: None }
         };
         engine.start(job).expect("idle engine");
         std::thread::sleep(wait);

@@ -52,7 +52,7 @@ fn run(engine: &mut Engine, pos: VariantPosition, job: Job) -> Vec<Event> {
 }
 
 fn go(engine: &mut Engine, pos: VariantPosition) -> Reported {
-    let events = run(engine, pos, Job::Go { time: None });
+    let events = run(engine, pos, Job::Go { clock: None });
     let Some(Event::Finished(f)) = events.last() else {
         panic!("{events:?}")
     };

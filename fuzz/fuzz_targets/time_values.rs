@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mollett::engine::time::{budget, byoyomi_budget, ggf_remaining};
+use mollett::engine::TimeLeft;
+use mollett::engine::time::ggf_clock;
 use mollett::format::{GgfGame, GgfMove, Seconds, parse_clock};
 use mollett::protocol::gtp::{Command, parse};
 use mollett::{Move, Position};
@@ -30,8 +31,7 @@ fuzz_target!(|text: &str| {
             })
             .collect();
         for side in [mollett::Color::Black, mollett::Color::White] {
-            let (left, inc) = ggf_remaining(&record, side).expect("a clock");
-            let t = budget(left, inc, 30);
+            let t = ggf_clock(&record, side).expect("a clock").budget(30);
             assert!(t.soft <= t.hard);
             let _ = Instant::now() + t.hard;
         }
@@ -41,7 +41,11 @@ fuzz_target!(|text: &str| {
             match cmd {
                 Command::TimeSettings(main, period, stones) => {
                     assert!(in_range(main) && in_range(period));
-                    let t = byoyomi_budget(period.duration(), stones);
+                    let t = TimeLeft::Byoyomi {
+                        left: period.duration(),
+                        stones,
+                    }
+                    .budget(30);
                     let _ = Instant::now() + t.hard;
                 }
                 Command::TimeLeft(_, left, _) => assert!(in_range(left)),

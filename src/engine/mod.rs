@@ -21,6 +21,8 @@
 //! engine; the other settings apply from the next job on.
 
 pub mod time;
+
+pub use time::{DEFAULT_MOVE_TIME, MoveTime, TimeLeft};
 pub(crate) mod wakeup;
 mod worker;
 
@@ -30,7 +32,7 @@ use crate::board::{IllegalMove, Move, Position};
 use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::multipv::MultiPvIteration;
-use crate::search::{Level, Limits, ScoreKind, SearchResult, TimeLimit};
+use crate::search::{Level, Limits, ScoreKind, SearchResult};
 use crate::tt::{TranspositionTable, TtError};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
@@ -62,45 +64,6 @@ pub struct Settings {
     pub variant: Variant,
     /// A time limit for every move choice ([`Job::Go`]), beside the level.
     pub move_time: MoveTime,
-}
-
-/// The time limit of every move choice, beside the level and any game clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveTime {
-    /// None: the level (and a game clock, when known) alone limit a move.
-    Off,
-    /// Given by the user (`--move-time`, the console's `time`): every move
-    /// stops within it, and a game clock can only shorten it.
-    Given(Duration),
-    /// The loop's default when no level is given ([`DEFAULT_MOVE_TIME`]): it
-    /// applies while no game clock is known, and an explicit level or depth
-    /// ([`Engine::set_level`]) turns it off.
-    Default(Duration),
-}
-
-/// The engine loop's time per move when neither a level nor a move time is
-/// given: the default level searches up to minutes per midgame move with two
-/// threads (210-519 s measured from the second move), so a host with no clock
-/// (a script, a GUI with no clock set) gets a move within a few seconds.
-pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
-
-impl MoveTime {
-    /// The limits of one move under this setting, given the clock's, if any.
-    pub fn apply(self, clock: Option<TimeLimit>) -> Option<TimeLimit> {
-        match (self, clock) {
-            (MoveTime::Off, c) | (MoveTime::Default(_), c @ Some(_)) => c,
-            (MoveTime::Default(d), None) | (MoveTime::Given(d), None) => {
-                Some(time::per_move_budget(d))
-            }
-            (MoveTime::Given(d), Some(c)) => {
-                let m = time::per_move_budget(d);
-                Some(TimeLimit {
-                    soft: c.soft.min(m.soft),
-                    hard: c.hard.min(m.hard),
-                })
-            }
-        }
-    }
 }
 
 impl Default for Settings {
@@ -135,10 +98,11 @@ impl Settings {
 /// Work for the search thread, on the current position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Job {
-    /// Choose a move (not played), within the level and the optional time.
+    /// Choose a move (not played), within the level, the time per move and
+    /// the game clock, if any ([`time::move_limits`]).
     Go {
-        /// Soft and hard limits from the clock, if any.
-        time: Option<TimeLimit>,
+        /// The side to move's game clock, as the protocol received it.
+        clock: Option<TimeLeft>,
     },
     /// Report the best `lines` moves at every depth, within the level.
     Hint {
@@ -501,15 +465,17 @@ impl Engine {
         let id = self.last_job;
         self.stop.store(false, Ordering::SeqCst);
         self.progress_at_start = self.tt.progress();
-        let job = match job {
-            Job::Go { time } => Job::Go {
-                time: self.settings.move_time.apply(time),
-            },
-            other => other,
+        let time = match job {
+            Job::Go { clock } => {
+                let empties = self.game.variant_position().position.board.empties();
+                time::move_limits(clock, self.settings.move_time, empties)
+            }
+            _ => None,
         };
         let work = worker::Work {
             id,
             job,
+            time,
             game: self.game.clone(),
             settings: self.settings,
             tt: Arc::clone(&self.tt),

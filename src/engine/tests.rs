@@ -29,7 +29,7 @@ fn finished(events: &[Event]) -> &Finished {
 #[test]
 fn go_reports_iterations_then_a_legal_move() {
     let mut e = engine("4");
-    let id = e.start(Job::Go { time: None }).unwrap();
+    let id = e.start(Job::Go { clock: None }).unwrap();
     assert!(e.is_busy());
     assert_eq!(e.start(Job::Analyze), Err(EngineError::Busy));
     assert_eq!(e.set_hash(4), Err(EngineError::Busy));
@@ -63,7 +63,7 @@ fn stop_ends_a_long_job_and_the_engine_stays_usable() {
     );
     assert!(finished(&events).stopped);
     e.set_level("2".parse().unwrap());
-    e.start(Job::Go { time: None }).unwrap();
+    e.start(Job::Go { clock: None }).unwrap();
     let events = e.wait();
     assert!(!finished(&events).stopped);
 }
@@ -98,7 +98,7 @@ fn a_stopped_job_on_two_threads_ends_with_its_answer_and_frees_the_table() {
 fn a_panicking_job_is_reported_and_the_engine_goes_on() {
     let mut e = engine("2");
     e.inject_panic();
-    let id = e.start(Job::Go { time: None }).unwrap();
+    let id = e.start(Job::Go { clock: None }).unwrap();
     let events = e.wait();
     match events.as_slice() {
         [Event::Failed { job, message }] => {
@@ -107,7 +107,7 @@ fn a_panicking_job_is_reported_and_the_engine_goes_on() {
         }
         other => panic!("{other:?}"),
     }
-    e.start(Job::Go { time: None }).unwrap();
+    e.start(Job::Go { clock: None }).unwrap();
     let events = e.wait();
     assert!(finished(&events).result.as_ref().unwrap().best.is_some());
     // The table can be resized again: the failed thread let go of it.
@@ -121,7 +121,7 @@ fn forced_pass_and_game_over() {
     let pos: Position = format!("XO{} O", "-".repeat(62)).parse().unwrap();
     let mut e = engine("4");
     e.new_game(pos).unwrap();
-    e.start(Job::Go { time: None }).unwrap();
+    e.start(Job::Go { clock: None }).unwrap();
     let r = finished(&e.wait()).result.clone().unwrap();
     assert_eq!(r.best, Some(Move::Pass));
     e.start(Job::Hint { lines: 3 }).unwrap();
@@ -135,7 +135,7 @@ fn forced_pass_and_game_over() {
     e.play(Move::Pass).unwrap();
     e.play("c1".parse().unwrap()).unwrap();
     assert!(e.game().is_over());
-    e.start(Job::Go { time: None }).unwrap();
+    e.start(Job::Go { clock: None }).unwrap();
     let r = finished(&e.wait()).result.clone().unwrap();
     assert_eq!(r.best, None);
 }
@@ -215,7 +215,7 @@ fn contempt_is_taken_from_blacks_side() {
             let mut e = engine_at(level);
             e.new_game(pos).unwrap();
             e.set_contempt(contempt);
-            e.start(Job::Go { time: None }).unwrap();
+            e.start(Job::Go { clock: None }).unwrap();
             let r = finished(&e.wait()).result.clone().unwrap();
             assert_eq!(r.score, want(sign * contempt), "{text} contempt {contempt}");
         }

@@ -31,6 +31,8 @@ pub(crate) const THREAD_NAME: &str = "mollett-search";
 pub(super) struct Work {
     pub(super) id: JobId,
     pub(super) job: Job,
+    /// The limits of a [`Job::Go`], from the time policy (`super::time`).
+    pub(super) time: Option<TimeLimit>,
     pub(super) game: Game,
     pub(super) settings: Settings,
     pub(super) tt: Arc<TranspositionTable>,
@@ -103,7 +105,7 @@ fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> 
     let start = Instant::now();
     let pos = w.game.variant_position();
     match w.job {
-        Job::Go { time } => go::<R>(w, &pos, Choice::Move(time), start, answered),
+        Job::Go { .. } => go::<R>(w, &pos, Choice::Move(w.time), start, answered),
         Job::Solve { wld } => go::<R>(w, &pos, Choice::Solve { wld }, start, answered),
         Job::Hint { lines } => Some(hint::<R>(w, &pos, lines, start)),
         Job::Analyze => Some(analyze::<R>(w, start)),

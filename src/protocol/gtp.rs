@@ -16,12 +16,10 @@ pub use parse::{COMMANDS, Command, Error, Request, Spec, format_response, parse,
 use super::text::{board_diagram, legal_moves_text, move_lower, result_text};
 use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move};
-use crate::engine::time::{budget, byoyomi_budget};
-use crate::engine::{Event, Job};
+use crate::engine::{Event, Job, TimeLeft};
 use crate::format::{Seconds, parse_first_ggf};
 use crate::input::read_regular_file;
 use crate::rules::Variant;
-use crate::search::TimeLimit;
 use std::time::{Duration, Instant};
 
 /// One side's clock: seconds left, and the stones left in the byo-yomi period
@@ -63,16 +61,25 @@ impl Gtp {
         cx.out.block(&format_response(id, &result));
     }
 
-    /// The time for `color`'s next move, from its clock.
-    fn budget(&self, color: Color, empties: u32) -> Option<TimeLimit> {
+    /// `color`'s clock for its next move, if known.
+    fn clock(&self, color: Color) -> Option<TimeLeft> {
         let c = self.clocks[side(color)]?;
         // The clock's seconds were in range when set; what is left after moves
         // is at most that, and may be negative.
         let secs = |x: f64| Seconds::saturating(x).duration();
         Some(match (c.stones, self.byoyomi) {
-            (0, Some((period, stones))) if c.left <= 0.0 => byoyomi_budget(secs(period), stones),
-            (0, _) => budget(secs(c.left), Duration::ZERO, empties),
-            (stones, _) => byoyomi_budget(secs(c.left), stones),
+            (0, Some((period, stones))) if c.left <= 0.0 => TimeLeft::Byoyomi {
+                left: secs(period),
+                stones,
+            },
+            (0, _) => TimeLeft::SuddenDeath {
+                left: secs(c.left),
+                increment: Duration::ZERO,
+            },
+            (stones, _) => TimeLeft::Byoyomi {
+                left: secs(c.left),
+                stones,
+            },
         })
     }
 
@@ -147,8 +154,8 @@ impl Gtp {
             }
             return Self::respond(cx, id, Ok("pass".into()));
         }
-        let time = self.budget(color, pos.position.board.empties());
-        let started = cx.engine.start(Job::Go { time });
+        let clock = self.clock(color);
+        let started = cx.engine.start(Job::Go { clock });
         // The job has its own copy: the trial pass of a reg_genmove goes now.
         if inserted && !play {
             cx.engine.undo();

@@ -9,7 +9,7 @@
 
 use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move, Position};
-use crate::engine::time::{budget, ggf_remaining};
+use crate::engine::time::ggf_clock;
 use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
 use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
@@ -322,11 +322,9 @@ impl NBoard {
             cx.out.line("=== PA");
             return;
         }
-        let empties = position.board.empties();
-        let time = ggf_remaining(self.record(cx), position.side)
-            .map(|(left, inc)| budget(left, inc, empties));
+        let clock = ggf_clock(self.record(cx), position.side);
         let since = Instant::now();
-        self.start(Job::Go { time }, Running::Go { since, position }, cx);
+        self.start(Job::Go { clock }, Running::Go { since, position }, cx);
     }
 
     fn exec(&mut self, cmd: Command, cx: &mut Ctx) -> Flow {

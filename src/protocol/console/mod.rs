@@ -10,8 +10,7 @@
 use super::text::board_diagram;
 use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move, Position};
-use crate::engine::time::budget;
-use crate::engine::{Event, Job, MoveTime};
+use crate::engine::{Event, Job, MoveTime, TimeLeft};
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
 use crate::rules::game::Game;
 use crate::search::ScoreKind;
@@ -121,11 +120,11 @@ impl Console {
     /// `go`: a move search, timed by the game clock when one is set.
     fn go(&mut self, cx: &mut Ctx) {
         let pos = cx.engine.position();
-        let time = self.clock.map(|c| {
-            let inc = c.clock.increment.duration();
-            budget(c.left[GameClock::index(pos.side)], inc, pos.board.empties())
+        let clock = self.clock.map(|c| TimeLeft::SuddenDeath {
+            left: c.left[GameClock::index(pos.side)],
+            increment: c.clock.increment.duration(),
         });
-        self.start(Job::Go { time }, Running::Go, cx);
+        self.start(Job::Go { clock }, Running::Go, cx);
     }
 
     /// In a mode where the engine plays the side to move, it moves now (a

@@ -134,13 +134,13 @@ fn gtp_only_commands_select_gtp() {
 #[test]
 fn clocks_give_budgets_and_run_down() {
     let mut g = Gtp::default();
-    assert_eq!(g.budget(Color::Black, 40), None);
+    assert_eq!(g.clock(Color::Black).map(|c| c.budget(40)), None);
     // Sudden death, 60 s each.
     g.clocks = [Some(SideClock {
         left: 60.0,
         stones: 0,
     }); 2];
-    let t = g.budget(Color::Black, 40).unwrap();
+    let t = g.clock(Color::Black).map(|c| c.budget(40)).unwrap();
     assert_eq!(t.soft, Duration::from_secs(3));
     g.charge(Color::Black, 10.0);
     assert_eq!(
@@ -161,7 +161,7 @@ fn clocks_give_budgets_and_run_down() {
         })
     );
     assert_eq!(
-        g.budget(Color::Black, 40).unwrap().hard,
+        g.clock(Color::Black).map(|c| c.budget(40)).unwrap().hard,
         Duration::from_millis(1950)
     );
     g.charge(Color::Black, 1.0);

@@ -131,7 +131,7 @@ fn search_at(
     };
     engine.set_level(Level { limits, ..level });
     engine.set_game(Game::from_variant(*pos));
-    engine.start(Job::Go { time: None })?;
+    engine.start(Job::Go { clock: None })?;
     match engine.wait().pop() {
         Some(Event::Finished(f)) => Ok(f.result.expect("a move search has a result")),
         other => panic!("the search failed: {other:?}"),
