@@ -173,6 +173,30 @@ impl Gtp {
         }
     }
 
+    /// `time_settings`: `main` seconds, then byo-yomi periods of `period`
+    /// seconds for `stones` moves, the same for both sides.
+    fn set_time(&mut self, main: f64, period: f64, stones: u32) {
+        if period > 0.0 && stones == 0 {
+            // The spec's way of saying: no time limit.
+            self.byoyomi = None;
+            self.clocks = [None, None];
+        } else {
+            self.byoyomi = (stones > 0).then_some((period, stones));
+            let clock = if main > 0.0 || stones == 0 {
+                SideClock {
+                    left: main,
+                    stones: 0,
+                }
+            } else {
+                SideClock {
+                    left: period,
+                    stones,
+                }
+            };
+            self.clocks = [Some(clock), Some(clock)];
+        }
+    }
+
     /// Runs one command: the answer (`Err` is the failure message), or `None`
     /// when it is given later or was given already.
     fn exec(
@@ -221,26 +245,7 @@ impl Gtp {
             },
             Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&vpos, false).join("\n")))),
             Command::TimeSettings(main, period, stones) => {
-                let (main, period) = (main.get(), period.get());
-                if period > 0.0 && stones == 0 {
-                    // The spec's way of saying: no time limit.
-                    self.byoyomi = None;
-                    self.clocks = [None, None];
-                } else {
-                    self.byoyomi = (stones > 0).then_some((period, stones));
-                    let clock = if main > 0.0 || stones == 0 {
-                        SideClock {
-                            left: main,
-                            stones: 0,
-                        }
-                    } else {
-                        SideClock {
-                            left: period,
-                            stones,
-                        }
-                    };
-                    self.clocks = [Some(clock), Some(clock)];
-                }
+                self.set_time(main.get(), period.get(), stones);
                 ok("")
             }
             Command::TimeLeft(color, left, stones) => {
@@ -282,20 +287,14 @@ impl Gtp {
             Command::Hash(n) => Some(setting(n, cx.engine.settings().hash_mb, |n| {
                 cx.engine.set_hash(n)
             })),
-            Command::Level(l) => {
-                let now = cx.engine.settings().level;
-                Some(setting(l, now, |l| {
-                    cx.engine.set_level(l);
-                    Ok::<(), String>(())
-                }))
-            }
-            Command::Seed(s) => {
-                let now = cx.engine.settings().seed;
-                Some(setting(s, now, |s| {
-                    cx.engine.set_seed(s);
-                    Ok::<(), String>(())
-                }))
-            }
+            Command::Level(l) => Some(setting(l, cx.engine.settings().level, |l| {
+                cx.engine.set_level(l);
+                Ok::<(), String>(())
+            })),
+            Command::Seed(s) => Some(setting(s, cx.engine.settings().seed, |s| {
+                cx.engine.set_seed(s);
+                Ok::<(), String>(())
+            })),
             Command::Variant(v) => Some(setting(v, vpos.variant, |v| cx.engine.set_variant(v))),
         }
     }

@@ -1,7 +1,9 @@
 //! The loop's pure parts (dialect selection, interrupts, line reading, output
 //! hygiene) and short scripts run in-process.
 
+use super::lines::{Line, is_interrupt, read_line};
 use super::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 fn settings(level: &str) -> Settings {
     Settings {
