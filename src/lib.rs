@@ -2,7 +2,9 @@
 //!
 //! The library holds everything; `main.rs` only parses the command line. Modules
 //! follow the phases of the engine: [`board`] (bitboards and rules), [`format`](mod@format)
-//! (notation and file formats), [`game`] (a game record), [`eval`] (the evaluation),
+//! (notation and file formats), [`game`] (a game record), [`knowledge`] (the
+//! learned files: weights and Multi-ProbCut regressions, their formats and
+//! embedding), [`eval`] (the evaluation),
 //! [`tt`] (the transposition table), [`search`] (midgame search and exact solver) and
 //! [`perft`] (move-generator verification); [`variant`] holds the rule variants
 //! (historical Reversi, Anti-Reversi), the rule sets the one search runs under
@@ -22,6 +24,7 @@ pub mod eval;
 pub mod format;
 pub mod game;
 pub mod input;
+pub mod knowledge;
 pub mod learn;
 pub mod perft;
 pub mod protocol;
