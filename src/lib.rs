@@ -3,7 +3,9 @@
 //! Two floors. The engine core, from the ground up: [`board`] (bitboards, move
 //! generation, stability), [`rules`] (the rule sets as types: Othello,
 //! historical Reversi and Anti-Reversi, their positions, a game record and
-//! perft), [`eval`] (the evaluation), [`tt`] (the transposition table),
+//! perft), [`knowledge`] (the learned files: weights and Multi-ProbCut
+//! regressions, their formats, embedding and start-up check), [`eval`] (the
+//! evaluation), [`tt`] (the transposition table),
 //! [`search`] (midgame search and exact solver), [`format`](mod@format)
 //! (notation and file formats), [`engine`] (the facade the protocols drive) and
 //! [`protocol`] (the console, NBoard and GTP loops), with [`input`] (bounded
@@ -19,6 +21,7 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod input;
+pub mod knowledge;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

@@ -28,10 +28,8 @@ fn run(cli: Cli) -> Result<bool> {
     // other weights, before a selective search could fall back to full width
     // (except in the commands that make new weights or their regressions).
     if cli.command.as_ref().is_none_or(Command::needs_weights) {
-        mollett::eval::learned::check_embedded()?;
-    }
-    if cli.command.as_ref().is_none_or(Command::needs_regressions) {
-        mollett::search::probcut::check_embedded().map_err(anyhow::Error::msg)?;
+        let regressions = cli.command.as_ref().is_none_or(Command::needs_regressions);
+        mollett::knowledge::check_embedded(regressions).map_err(anyhow::Error::msg)?;
     }
     match cli.command {
         Some(Command::Perft {

@@ -1,7 +1,7 @@
 //! The training data committed in `data/` reads back whole: every game, every
 //! position, of the rules and label kinds the README says it has.
 
-use mollett::eval::wfile::RulesTag;
+use mollett::rules::Variant;
 use mollett::tools::learn::pack::for_each_line;
 use mollett::tools::learn::sample::LabelKind;
 use std::collections::HashSet;
@@ -10,7 +10,7 @@ use std::path::Path;
 /// What the README says of one committed round.
 struct Round {
     file: &'static str,
-    rules: RulesTag,
+    rules: Variant,
     games_played: u64,
     positions_held: u64,
     /// Positions with this many empties or fewer carry exact labels.
@@ -61,7 +61,7 @@ fn check_round(round: Round) {
 fn round_14_reads_back_as_80000_othello_games() {
     check_round(Round {
         file: "data/othello-r14.mpk.gz",
-        rules: RulesTag::Othello,
+        rules: Variant::Othello,
         games_played: 80_000,
         positions_held: 4_791_757,
         exact_empties: 16,
@@ -72,7 +72,7 @@ fn round_14_reads_back_as_80000_othello_games() {
 fn round_15_reads_back_as_80000_othello_games() {
     check_round(Round {
         file: "data/othello-r15.mpk.gz",
-        rules: RulesTag::Othello,
+        rules: Variant::Othello,
         games_played: 80_000,
         positions_held: 4_792_524,
         exact_empties: 16,
@@ -83,7 +83,7 @@ fn round_15_reads_back_as_80000_othello_games() {
 fn anti_round_6_reads_back_as_40000_anti_reversi_games() {
     check_round(Round {
         file: "data/anti-r6.mpk.gz",
-        rules: RulesTag::Anti,
+        rules: Variant::Anti,
         games_played: 40_000,
         positions_held: 2_398_813,
         exact_empties: 14,

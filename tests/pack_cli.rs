@@ -1,7 +1,8 @@
 //! `mollett pack` and `unpack` through the binary: a round's data kept small and
 //! read back as it was, by `unpack` and by `train`.
 
-use mollett::eval::wfile::{self, RulesTag};
+use mollett::knowledge::mlw;
+use mollett::rules::Variant;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -85,7 +86,7 @@ fn packed_data_unpacks_and_trains_as_the_position_lines() {
     // (The files' notes name the commands, so compare the weights.)
     let weights = |p: &Path| {
         let bytes = std::fs::read(p).unwrap();
-        wfile::parse_for(&bytes, RulesTag::Othello).unwrap().anchors
+        mlw::parse_for(&bytes, Variant::Othello).unwrap().anchors
     };
     assert_eq!(weights(&wa), weights(&wb));
 

@@ -13,7 +13,8 @@ mod positions;
 
 use mollett::board::Position;
 use mollett::eval::EvalKind;
-use mollett::eval::wfile::{self, RulesTag};
+use mollett::knowledge::mpc::ProbCutFile;
+use mollett::knowledge::{self, embedded_weights, fnv1a};
 use mollett::rules::{Anti, Othello, Rules};
 use mollett::rules::{Variant, VariantPosition};
 use mollett::search::endgame::Solver;
@@ -56,18 +57,14 @@ fn searched(board: Board, selectivity: Selectivity) -> (i32, u64) {
 
 #[test]
 fn the_embedded_regressions_load_and_match_the_embedded_weights() {
-    probcut::check_embedded().expect("the shipped regression files are sound");
+    knowledge::check_embedded(true).expect("the shipped regression files are sound");
     for (rules, text) in [
-        (RulesTag::Othello, probcut::EMBEDDED),
-        (RulesTag::Anti, probcut::EMBEDDED_ANTI),
+        (Variant::Othello, knowledge::OTHELLO_REGRESSIONS),
+        (Variant::Anti, knowledge::ANTI_REGRESSIONS),
     ] {
         probcut::embedded(rules).expect("the shipped regression file is sound");
-        let file = probcut::ProbCutFile::parse(text).unwrap();
-        assert_eq!(
-            file.weights,
-            wfile::fnv1a(probcut::embedded_weights(rules)),
-            "{rules:?}"
-        );
+        let file = ProbCutFile::parse(text).unwrap();
+        assert_eq!(file.weights, fnv1a(embedded_weights(rules)), "{rules:?}");
         assert!(
             file.pairs.len() >= 6 * 6,
             "{rules:?}: rows for several depths in each of the six phases"
@@ -75,8 +72,9 @@ fn the_embedded_regressions_load_and_match_the_embedded_weights() {
         assert!(file.pairs.iter().all(|p| p.fit.a > 0.5 && p.fit.a < 1.5));
     }
     // Each file belongs to its own rules' weights only.
-    assert!(ProbCut::for_weights(probcut::EMBEDDED, wfile::EMBEDDED_ANTI).is_err());
-    let e = ProbCut::for_weights(probcut::EMBEDDED_ANTI, wfile::EMBEDDED).unwrap_err();
+    assert!(ProbCut::for_weights(knowledge::OTHELLO_REGRESSIONS, knowledge::ANTI_WEIGHTS).is_err());
+    let e =
+        ProbCut::for_weights(knowledge::ANTI_REGRESSIONS, knowledge::OTHELLO_WEIGHTS).unwrap_err();
     assert!(e.contains("fitted with weights"), "{e}");
 }
 
@@ -300,7 +298,7 @@ fn probcut_fits_anti_data_for_the_anti_weights_and_keeps_the_rules_apart() {
         };
         let line = Line {
             sample,
-            rules: RulesTag::Anti,
+            rules: Variant::Anti,
         };
         data += &format!("{line}\n");
     }
@@ -323,8 +321,8 @@ fn probcut_fits_anti_data_for_the_anti_weights_and_keeps_the_rules_apart() {
     ];
     let (code, err) = probcut_cli(&anti);
     assert_eq!(code, Some(0), "{err}");
-    let file = probcut::ProbCutFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    assert_eq!(file.weights, wfile::fnv1a(wfile::EMBEDDED_ANTI));
+    let file = ProbCutFile::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file.weights, fnv1a(knowledge::ANTI_WEIGHTS));
     assert!(file.pairs.iter().all(|p| p.depth <= 4));
     assert_eq!(file.pairs.len(), 2 * 6, "depths 3 and 4, six phases");
     let text = std::fs::read_to_string(&scores).unwrap();

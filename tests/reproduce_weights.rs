@@ -7,8 +7,10 @@
 //! cores) is ignored by default:
 //! `cargo test --release --test reproduce_weights -- --ignored`.
 
-use mollett::eval::wfile::{self, RulesTag};
-use mollett::search::probcut::{self, ProbCutFile};
+use mollett::knowledge::mlw;
+use mollett::knowledge::mpc::ProbCutFile;
+use mollett::knowledge::{embedded_regressions, embedded_weights};
+use mollett::rules::Variant;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -52,16 +54,16 @@ fn data_files(words: &[String]) -> Vec<PathBuf> {
 }
 
 /// Every rule set with weights of its own (historical Reversi shares Othello's).
-const RULES: [RulesTag; 2] = [RulesTag::Othello, RulesTag::Anti];
+const RULES: [Variant; 2] = [Variant::Othello, Variant::Anti];
 
 /// The weights of `rules` built into the binary.
-fn shipped_weights(rules: RulesTag) -> wfile::WeightsFile {
-    wfile::parse_for(probcut::embedded_weights(rules), rules).expect("the shipped weights parse")
+fn shipped_weights(rules: Variant) -> mlw::WeightsFile {
+    mlw::parse_for(embedded_weights(rules), rules).expect("the shipped weights parse")
 }
 
 /// The regressions of `rules` built into the binary.
-fn shipped_regressions(rules: RulesTag) -> ProbCutFile {
-    ProbCutFile::parse(probcut::embedded_text(rules)).expect("the shipped regressions parse")
+fn shipped_regressions(rules: Variant) -> ProbCutFile {
+    ProbCutFile::parse(embedded_regressions(rules)).expect("the shipped regressions parse")
 }
 
 /// Runs `mollett` with `words` from the repository's root, which must succeed.
@@ -110,7 +112,7 @@ fn variant_of(words: &[String]) -> Option<&str> {
 fn each_rule_set_is_fitted_to_its_own_rules() {
     for rules in RULES {
         // Othello is the default: its commands name no variant.
-        let want = (rules != RulesTag::Othello).then(|| rules.name());
+        let want = (rules != Variant::Othello).then(|| rules.name());
         let weights = recorded(&shipped_weights(rules).note, "train");
         let regressions = recorded(&shipped_regressions(rules).note, "probcut");
         assert_eq!(variant_of(&weights), want, "{weights:?}");
@@ -149,7 +151,7 @@ fn the_recorded_commands_make_the_shipped_files_again() {
         let fitted = dir.join(format!("{name}.mlw"));
         replace_flag(&mut words, "--out", &fitted);
         run(&words);
-        let again = wfile::parse_for(&std::fs::read(&fitted).unwrap(), rules).unwrap();
+        let again = mlw::parse_for(&std::fs::read(&fitted).unwrap(), rules).unwrap();
         assert_eq!(again.form, weights.form, "{name}");
         assert!(
             again.anchors == weights.anchors,

@@ -31,19 +31,18 @@
 //! All three are invariant under the eight symmetries of the board. The discs and
 //! the hand-written evaluations, and the learned one with colour-tied weights, are
 //! antisymmetric: `evaluate(b.pass()) == -evaluate(b)`. The shipped learned
-//! weights (both rule sets) are of the side-to-move form ([`learned::Form`]):
-//! they price having the move, so the same discs with the other side to move are
+//! weights (both rule sets) are of the side-to-move form
+//! ([`Form`](crate::knowledge::layout::Form)): they price having the move, so
+//! the same discs with the other side to move are
 //! scored apart (the colour-swapped position, side to move swapped too, still
 //! scores the same for its mover). The hand-written one costs a few tens
 //! of nanoseconds (two move generations and some population counts), the learned
 //! one about a hundred (46 pattern look-ups besides); neither allocates.
 
 pub mod features;
-pub mod layout;
 pub mod learned;
 pub mod pattern;
 pub mod weights;
-pub mod wfile;
 
 use crate::board::Board;
 use features::Features;

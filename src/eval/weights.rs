@@ -17,8 +17,9 @@
 use super::DISC;
 
 /// Empties at or above which the disc difference counts for nothing (the
-/// project's rule; from here the endgame ramp starts).
-pub const DISC_FREE_EMPTIES: u32 = 20;
+/// project's rule; from here the endgame ramp starts). The learned weights'
+/// layout shares it, so it is defined with that layout.
+pub use crate::knowledge::layout::DISC_FREE_EMPTIES;
 /// Empties at the last placement, where the disc difference reaches full weight.
 pub const LAST_EMPTIES: u32 = 1;
 /// The ramp's resolution: [`RAMP`] runs from 0 to this.

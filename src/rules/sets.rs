@@ -15,7 +15,6 @@ use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
 use crate::eval::features::Features;
 use crate::eval::learned::{evaluate_learned, evaluate_learned_anti};
-use crate::eval::wfile::RulesTag;
 use crate::eval::{EvalKind, evaluate, score_anti};
 use crate::search::last_empties::solve;
 use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
@@ -54,7 +53,7 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
 
     /// The learned weights these rules evaluate with, and so the Multi-ProbCut
     /// regressions fitted with them (`crate::search::probcut`).
-    const WEIGHTS: RulesTag;
+    const WEIGHTS: Variant;
 
     /// Whether the moves are Othello's on [`Rules::board`] alone (no discs
     /// left to count, no special opening), so that Othello's specialised move
@@ -167,7 +166,7 @@ const ANTI_SALT: u64 = 0xd6e8_feb8_6659_fd93;
 impl Rules for Othello {
     type Pos = Board;
     const VARIANT: Variant = Variant::Othello;
-    const WEIGHTS: RulesTag = RulesTag::Othello;
+    const WEIGHTS: Variant = Variant::Othello;
     const OTHELLO_MOVES: bool = true;
     const LAST_EMPTIES: LastEmpties = LastEmpties::Othello;
 
@@ -230,7 +229,7 @@ impl Rules for Othello {
 impl Rules for Anti {
     type Pos = Board;
     const VARIANT: Variant = Variant::Anti;
-    const WEIGHTS: RulesTag = RulesTag::Anti;
+    const WEIGHTS: Variant = Variant::Anti;
     const OTHELLO_MOVES: bool = true;
     const SOLVER_ORDER: SolverOrder = ANTI_SOLVER_ORDER;
     const LAST_EMPTIES: LastEmpties = LastEmpties::Anti;
@@ -297,7 +296,7 @@ impl Rules for Reversi {
     type Pos = State;
     const VARIANT: Variant = Variant::Reversi;
     // Othello's evaluation, on the board alone.
-    const WEIGHTS: RulesTag = RulesTag::Othello;
+    const WEIGHTS: Variant = Variant::Othello;
 
     fn position(pos: &VariantPosition) -> State {
         pos.state()

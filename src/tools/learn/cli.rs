@@ -1,8 +1,8 @@
 //! The `datagen` and `train` subcommands: flags to requests, progress to stderr.
 
 use crate::eval::EvalKind;
-use crate::eval::learned::Form;
-use crate::eval::wfile::{self, RulesTag};
+use crate::knowledge::layout::Form;
+use crate::knowledge::mlw;
 use crate::rules::Variant;
 use crate::tools::arena::openings::parse_openings;
 use crate::tools::learn::datagen::{DatagenRequest, Labels, Shard};
@@ -34,7 +34,7 @@ pub struct DatagenArgs {
     /// (Anti-Reversi, the fewer discs win; its lines end in `anti`). Historical
     /// Reversi shares Othello's weights and has no data of its own.
     #[arg(long, default_value = "othello", value_parser = parse_rules)]
-    pub variant: RulesTag,
+    pub variant: Variant,
     /// Openings to start from, one transcript per line (as the XOT lists), used in
     /// turn; default: the start position.
     #[arg(long, value_name = "FILE")]
@@ -85,13 +85,12 @@ fn parse_labels(s: &str) -> Result<LabelsArg, String> {
 }
 
 /// Parses a variant that has weights of its own: othello or anti.
-pub(crate) fn parse_rules(s: &str) -> Result<RulesTag, String> {
+pub(crate) fn parse_rules(s: &str) -> Result<Variant, String> {
     match s.parse::<Variant>().map_err(|e| e.to_string())? {
-        Variant::Othello => Ok(RulesTag::Othello),
-        Variant::Anti => Ok(RulesTag::Anti),
         Variant::Reversi => {
             Err("historical Reversi shares Othello's weights: generate or fit othello data".into())
         }
+        rules => Ok(rules),
     }
 }
 
@@ -204,7 +203,7 @@ pub struct RelabelArgs {
     pub shard: Shard,
     /// The rules of the data: othello or anti.
     #[arg(long, default_value = "othello", value_parser = parse_rules)]
-    pub variant: RulesTag,
+    pub variant: Variant,
     /// Midgame search depth of the labels.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
@@ -280,7 +279,7 @@ pub struct TrainArgs {
     /// The rules the weights are for (othello or anti): every position of the
     /// files must be of them, and the weights file is tagged with them.
     #[arg(long, default_value = "othello", value_parser = parse_rules)]
-    pub variant: RulesTag,
+    pub variant: Variant,
     /// Share of the positions held out to measure the fit, in percent.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
     pub holdout: u32,
@@ -314,7 +313,7 @@ pub fn run_train(args: TrainArgs) -> Result<()> {
             let bytes =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             Some(
-                wfile::parse_for(&bytes, args.variant)
+                mlw::parse_for(&bytes, args.variant)
                     .with_context(|| format!("--prior {}", path.display()))?,
             )
         }

@@ -17,7 +17,7 @@
 //! position is searched, a random move's too: [`LabelKind::Search`], the label
 //! `relabel` would give it, without a second search of every position).
 //!
-//! Under Anti-Reversi ([`RulesTag::Anti`]) the games are the same kind of
+//! Under Anti-Reversi ([`Variant::Anti`]) the games are the same kind of
 //! self-play with that variant's search and scoring (the fewer discs win), and
 //! the labels are Anti-Reversi margins: the data for the Anti-Reversi weights.
 
@@ -25,8 +25,8 @@ use super::sample::{LabelKind, Sample};
 use crate::board::Board;
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
-use crate::eval::wfile::RulesTag;
 use crate::rng::Rng;
+use crate::rules::Variant;
 use crate::rules::game::Game;
 use crate::rules::{Anti, Othello, Rules};
 use crate::search::{Limits, SearchRequest, SearchResult, Selectivity, search_under};
@@ -90,8 +90,9 @@ pub enum Labels {
 /// How to play and label the games of a job.
 #[derive(Clone, Debug)]
 pub struct DatagenRequest {
-    /// The rules the games are played and scored under.
-    pub rules: RulesTag,
+    /// The rules the games are played and scored under: Othello or Anti-Reversi; historical Reversi, which shares Othello's
+    /// weights ([`Variant::weights_variant`]), counts as Othello.
+    pub rules: Variant,
     /// The job's seed: game `g` plays from a seed mixed from it and `g`.
     pub seed: u64,
     /// Openings to start from, game `g` from `openings[g % len]`; empty: the start.
@@ -146,10 +147,10 @@ fn search_as<R: Rules<Pos = Board>>(
 }
 
 /// The final margin of a finished game for Black under `rules`, in discs.
-pub fn final_margin_black(pos: &Position, rules: RulesTag) -> i32 {
+pub fn final_margin_black(pos: &Position, rules: Variant) -> i32 {
     match rules {
-        RulesTag::Othello => pos.final_score_black(),
-        RulesTag::Anti => {
+        Variant::Othello | Variant::Reversi => pos.final_score_black(),
+        Variant::Anti => {
             // The fewer discs win; empties count for nobody.
             let black = match pos.side {
                 crate::Color::Black => pos.board.disc_difference(),
@@ -188,8 +189,10 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
             random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
         let searched = !random || (!exact && req.labels == Labels::Search);
         let result = searched.then(|| match req.rules {
-            RulesTag::Othello => search_as::<Othello>(req, board, seed, &tt, &stop),
-            RulesTag::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
+            Variant::Othello | Variant::Reversi => {
+                search_as::<Othello>(req, board, seed, &tt, &stop)
+            }
+            Variant::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
         });
         let mv = match &result {
             Some(r) if !random => r.best.expect("a position with moves has a best move"),
@@ -237,7 +240,7 @@ pub(crate) mod tests {
     /// A small, fast job (depth 2, the hand-written evaluation) for tests.
     pub(crate) fn request() -> DatagenRequest {
         DatagenRequest {
-            rules: RulesTag::Othello,
+            rules: Variant::Othello,
             seed: 7,
             openings: Vec::new(),
             random_moves: (2, 6),
@@ -285,7 +288,7 @@ pub(crate) mod tests {
     fn search_labels_are_the_scores_relabel_gives() {
         use crate::tools::learn::relabel::{RelabelRequest, relabel_game};
         use crate::tools::learn::sample::Line;
-        for rules in [RulesTag::Othello, RulesTag::Anti] {
+        for rules in [Variant::Othello, Variant::Anti] {
             let req = DatagenRequest {
                 rules,
                 depth: 3,
@@ -339,7 +342,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_game_replays_and_its_exact_labels_are_true() {
-        for rules in [RulesTag::Othello, RulesTag::Anti] {
+        for rules in [Variant::Othello, Variant::Anti] {
             let req = DatagenRequest { rules, ..request() };
             let a = play_game(&req, 3).unwrap();
             assert_eq!(a, play_game(&req, 3).unwrap());
@@ -353,7 +356,7 @@ pub(crate) mod tests {
                 let last = a.last().unwrap();
                 let same_side = s.position.side == last.position.side;
                 assert_eq!(s.label, if same_side { last.label } else { -last.label });
-                if rules == RulesTag::Anti && s.position.board.empties() <= 7 {
+                if rules == Variant::Anti && s.position.board.empties() <= 7 {
                     assert_eq!(s.label, anti_minimax(&s.position.board), "{s:?}");
                 }
             }
@@ -365,7 +368,7 @@ pub(crate) mod tests {
         let othello = play_game(&request(), 3).unwrap();
         let anti = play_game(
             &DatagenRequest {
-                rules: RulesTag::Anti,
+                rules: Variant::Anti,
                 ..request()
             },
             3,

@@ -12,7 +12,7 @@ pub mod relabel;
 pub mod sample;
 pub mod train;
 
-use crate::eval::wfile::RulesTag;
+use crate::rules::Variant;
 use datagen::{DatagenRequest, Shard, play_game};
 use rayon::prelude::*;
 use std::fs::{File, OpenOptions};
@@ -38,7 +38,7 @@ pub struct ResumePoint {
 /// is an error (the file is not this command's, or is damaged), never skipped,
 /// and so is a line of other rules than `rules` (an Othello file is never
 /// continued with Anti-Reversi games, nor the other way round).
-pub fn resume_point(path: &Path, shard: Shard, rules: RulesTag) -> anyhow::Result<ResumePoint> {
+pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result<ResumePoint> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn an_interrupted_file_is_continued_to_the_same_contents() {
-        for rules in [RulesTag::Othello, RulesTag::Anti] {
+        for rules in [Variant::Othello, Variant::Anti] {
             let req = DatagenRequest { rules, ..request() };
             let dir = std::env::temp_dir().join(format!(
                 "mollett-datagen-{}-{}",
@@ -224,8 +224,8 @@ mod tests {
             assert!(resume_point(&whole, Shard::ALL, rules).is_err());
             // So is a file of the other rules, and it is left as it was.
             let other = match rules {
-                RulesTag::Othello => RulesTag::Anti,
-                RulesTag::Anti => RulesTag::Othello,
+                Variant::Othello | Variant::Reversi => Variant::Anti,
+                Variant::Anti => Variant::Othello,
             };
             let e = resume_point(&whole, shard, other).unwrap_err().to_string();
             assert!(e.contains("data, and this job plays"), "{e}");

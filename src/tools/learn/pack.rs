@@ -25,8 +25,8 @@
 
 use super::sample::{LabelKind, Line, Sample, parse_line};
 use crate::board::{Move, Position};
-use crate::eval::wfile::RulesTag;
 use crate::format::parse_board_prefix;
+use crate::rules::Variant;
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::fs::File;
@@ -113,7 +113,7 @@ pub fn pack_game(lines: &[Line]) -> Result<String, String> {
         }
         write!(out, "{}", s.label).expect("writing to a string");
     }
-    if rules == RulesTag::Anti {
+    if rules == Variant::Anti {
         out.push_str(" anti");
     }
     Ok(out)
@@ -151,8 +151,8 @@ fn parse_labels(text: &str) -> Result<Vec<(LabelKind, i32)>, String> {
 pub fn unpack_game(text: &str) -> Result<Vec<Line>, String> {
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     let rules = match fields.get(4) {
-        None if fields.len() == 4 => RulesTag::Othello,
-        Some(&"anti") if fields.len() == 5 => RulesTag::Anti,
+        None if fields.len() == 4 => Variant::Othello,
+        Some(&"anti") if fields.len() == 5 => Variant::Anti,
         _ => return Err("a packed game has 4 fields, then 'anti' or nothing".into()),
     };
     let game: u64 = fields[0]
@@ -293,7 +293,7 @@ mod tests {
     use super::*;
     use crate::tools::learn::datagen::{DatagenRequest, play_game};
 
-    fn lines_of(rules: RulesTag, game: u64) -> Vec<Line> {
+    fn lines_of(rules: Variant, game: u64) -> Vec<Line> {
         let req = DatagenRequest {
             rules,
             seed: 3,
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn games_round_trip_line_for_line() {
-        for rules in [RulesTag::Othello, RulesTag::Anti] {
+        for rules in [Variant::Othello, Variant::Anti] {
             for g in 0..6 {
                 let lines = lines_of(rules, g);
                 let packed = pack_game(&lines).unwrap();
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn later_starts_search_labels_and_single_positions_round_trip() {
-        let mut lines = lines_of(RulesTag::Othello, 1);
+        let mut lines = lines_of(Variant::Othello, 1);
         lines.drain(..5);
         for l in &mut lines[..20] {
             l.sample.kind = LabelKind::Search;
@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn broken_chains_and_bad_lines_are_refused() {
-        let lines = lines_of(RulesTag::Othello, 2);
+        let lines = lines_of(Variant::Othello, 2);
         let mut gap = lines.clone();
         gap.remove(7);
         assert!(pack_game(&gap).unwrap_err().contains("does not follow"));
@@ -373,7 +373,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let mut all = Vec::new();
         for g in 0..4 {
-            all.extend(lines_of(RulesTag::Othello, g));
+            all.extend(lines_of(Variant::Othello, g));
         }
         let plain = dir.join("d.txt");
         std::fs::write(&plain, text(&all).join("\n") + "\n").unwrap();

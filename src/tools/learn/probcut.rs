@@ -22,12 +22,13 @@
 
 use super::sample::Sample;
 use crate::board::{Board, Position};
-use crate::eval::wfile::RulesTag;
 use crate::eval::{DISC, EvalKind};
 use crate::format::{parse_board_prefix, write_board_string};
+use crate::knowledge::mpc::{Pair, ProbCutFile, Regression, shallow_depth};
 use crate::rules::Rules;
+use crate::rules::Variant;
 use crate::search::midgame::{INF, Midgame};
-use crate::search::probcut::{PROBCUT_MIN_DEPTH, Pair, ProbCutFile, Regression, shallow_depth};
+use crate::search::probcut::PROBCUT_MIN_DEPTH;
 use crate::tt::TranspositionTable;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -58,7 +59,7 @@ pub struct DepthScores {
     /// The position searched.
     pub position: Position,
     /// The rules (and with them the weights) it was searched under.
-    pub rules: RulesTag,
+    pub rules: Variant,
     /// Centi-discs for the side to move, depth 0 (the evaluation) upwards.
     pub scores: Vec<i32>,
 }
@@ -70,7 +71,7 @@ impl DepthScores {
         for v in &self.scores {
             s += &format!(" {v}");
         }
-        if self.rules == RulesTag::Anti {
+        if self.rules == Variant::Anti {
             s += " anti";
         }
         s
@@ -81,8 +82,8 @@ impl DepthScores {
         let (position, used) = parse_board_prefix(line).map_err(|e| e.to_string())?;
         let rest = line[used..].trim_end();
         let (rest, rules) = match rest.strip_suffix(" anti") {
-            Some(scores) => (scores, RulesTag::Anti),
-            None => (rest, RulesTag::Othello),
+            Some(scores) => (scores, Variant::Anti),
+            None => (rest, Variant::Othello),
         };
         let scores = rest
             .split_ascii_whitespace()
@@ -319,12 +320,12 @@ mod tests {
     fn a_scores_line_round_trips_and_bad_lines_are_refused() {
         let d = DepthScores {
             position: Position::START,
-            rules: RulesTag::Othello,
+            rules: Variant::Othello,
             scores: vec![0, -120, 35],
         };
         assert_eq!(DepthScores::parse(&d.line()), Ok(d.clone()));
         let anti = DepthScores {
-            rules: RulesTag::Anti,
+            rules: Variant::Anti,
             ..d.clone()
         };
         assert!(anti.line().ends_with(" 0 -120 35 anti"), "{}", anti.line());
@@ -351,7 +352,7 @@ mod tests {
                 ..Position::START
             };
             let d = depth_scores::<Anti>(p, 1, &stop).unwrap().unwrap();
-            assert_eq!(d.rules, RulesTag::Anti);
+            assert_eq!(d.rules, Variant::Anti);
             assert_eq!(d.scores[0], Anti::evaluate(EvalKind::Learned, &board));
             // Depth 1 is the best child by the Anti-Reversi evaluation, where
             // no child has to pass.
@@ -367,7 +368,7 @@ mod tests {
                 checked += 1;
             }
             let o = depth_scores::<Othello>(p, 1, &stop).unwrap().unwrap();
-            assert_eq!(o.rules, RulesTag::Othello);
+            assert_eq!(o.rules, Variant::Othello);
             assert_eq!(o.scores[0], Othello::evaluate(EvalKind::Learned, &board));
         }
         assert!(checked >= 20, "{checked} positions checked");
@@ -391,7 +392,7 @@ mod tests {
                     board: b,
                     ..Position::START
                 },
-                rules: RulesTag::Othello,
+                rules: Variant::Othello,
                 scores: vec![v, v, v, deep],
             });
         }

@@ -3,9 +3,10 @@
 //! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
 //! shares them) or Anti-Reversi.
 
-use crate::eval::wfile::{self, RulesTag};
+use crate::knowledge::mpc::MAGIC;
+use crate::knowledge::{embedded_weights, fnv1a};
+use crate::rules::Variant;
 use crate::rules::{Anti, Othello};
-use crate::search::probcut::{MAGIC, embedded_weights};
 use crate::tools::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
 use crate::tools::learn::train::read_samples_of;
 use anyhow::{Context, Result, bail};
@@ -28,7 +29,7 @@ pub struct ProbCutArgs {
     /// weights: othello, or anti (Anti-Reversi; its data lines and scores lines
     /// end in `anti`). Historical Reversi shares Othello's weights and regressions.
     #[arg(long, default_value = "othello", value_parser = crate::tools::learn::cli::parse_rules)]
-    pub variant: RulesTag,
+    pub variant: Variant,
     /// The scores file: one line per searched position, continued if it
     /// exists (positions it holds beyond those picked are left out of the fit).
     #[arg(long, value_name = "FILE")]
@@ -55,7 +56,7 @@ pub struct ProbCutArgs {
 /// The scores file's lines, after cutting a torn last line (an interrupt in
 /// the middle of a write) so that appending goes on cleanly; a line of other
 /// rules than `rules` is an error (and the file is left as it was).
-fn read_scores(path: &Path, rules: RulesTag) -> Result<Vec<DepthScores>> {
+fn read_scores(path: &Path, rules: Variant) -> Result<Vec<DepthScores>> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -128,8 +129,10 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     pool.install(|| {
         todo.par_iter().try_for_each(|&p| -> Result<()> {
             let searched = match args.variant {
-                RulesTag::Othello => depth_scores::<Othello>(p, args.max_depth, &stop),
-                RulesTag::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
+                Variant::Othello | Variant::Reversi => {
+                    depth_scores::<Othello>(p, args.max_depth, &stop)
+                }
+                Variant::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
             };
             if let Some(d) = searched? {
                 let mut f = out.lock().expect("no writer panics");
@@ -150,7 +153,7 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     // data, seed and count give the same file.
     let mut all = read_scores(&args.scores, args.variant)?;
     all.retain(|d| picked.contains(&crate::format::write_board_string(&d.position)));
-    let weights = wfile::fnv1a(embedded_weights(args.variant));
+    let weights = fnv1a(embedded_weights(args.variant));
     let note = crate::tools::learn::cli::command_line();
     let file = fit(&all, weights, &note).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = file.write();

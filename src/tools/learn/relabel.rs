@@ -20,8 +20,8 @@
 use super::datagen::Shard;
 use super::sample::{self, LabelKind, Line};
 use crate::board::Board;
-use crate::eval::wfile::RulesTag;
 use crate::eval::{DISC, EvalKind};
+use crate::rules::Variant;
 use crate::rules::{Anti, Othello, Rules};
 use crate::search::{Limits, SearchRequest, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
@@ -35,8 +35,10 @@ const GAMES_PER_BATCH: usize = 32;
 /// How to search the positions of a relabel job.
 #[derive(Clone, Copy, Debug)]
 pub struct RelabelRequest {
-    /// The rules the positions are searched under (every line must be of them).
-    pub rules: RulesTag,
+    /// The rules the positions are searched under (every line must be of them):
+    /// Othello or Anti-Reversi; historical Reversi, which shares Othello's
+    /// weights ([`Variant::weights_variant`]), counts as Othello.
+    pub rules: Variant,
     /// Midgame search depth.
     pub depth: u32,
     /// How sure the search's Multi-ProbCut cuts must be.
@@ -95,8 +97,8 @@ pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, T
             if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
                 let board = s.position.board;
                 s.label = match req.rules {
-                    RulesTag::Othello => score_as::<Othello>(req, board, &tt),
-                    RulesTag::Anti => score_as::<Anti>(req, board, &tt),
+                    Variant::Othello | Variant::Reversi => score_as::<Othello>(req, board, &tt),
+                    Variant::Anti => score_as::<Anti>(req, board, &tt),
                 };
                 s.kind = LabelKind::Search;
             }
@@ -107,7 +109,7 @@ pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, T
 
 /// Parses a training file into its games (runs of lines with one game number),
 /// refusing lines of other rules than `rules`.
-pub fn read_games(text: &str, what: &Path, rules: RulesTag) -> anyhow::Result<Vec<Vec<Line>>> {
+pub fn read_games(text: &str, what: &Path, rules: Variant) -> anyhow::Result<Vec<Vec<Line>>> {
     let mut games: Vec<Vec<Line>> = Vec::new();
     for (n, text) in text.lines().enumerate() {
         let line = sample::parse_line(text)
@@ -174,7 +176,7 @@ pub fn run_relabel(
 /// of them it holds whole (its last game dropped, as a kill may have torn it)
 /// and the bytes those take. An output whose games are not the shard's, in
 /// order, is refused.
-fn resume(out: &Path, mine: &[&Vec<Line>], rules: RulesTag) -> anyhow::Result<(usize, u64)> {
+fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(usize, u64)> {
     let text = match std::fs::read_to_string(out) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, 0)),
@@ -208,7 +210,7 @@ mod tests {
     use super::*;
     use crate::tools::learn::datagen::{DatagenRequest, play_game};
 
-    fn data(rules: RulesTag, games: u64) -> String {
+    fn data(rules: Variant, games: u64) -> String {
         let req = DatagenRequest {
             rules,
             seed: 5,
@@ -223,7 +225,7 @@ mod tests {
             .collect()
     }
 
-    fn request(rules: RulesTag) -> RelabelRequest {
+    fn request(rules: Variant) -> RelabelRequest {
         RelabelRequest {
             rules,
             depth: 2,
@@ -236,7 +238,7 @@ mod tests {
 
     #[test]
     fn search_labels_are_searched_again_only_when_asked() {
-        let rules = RulesTag::Othello;
+        let rules = Variant::Othello;
         let text = data(rules, 1);
         let games = read_games(&text, Path::new("in"), rules).unwrap();
         let once = relabel_game(&request(rules), &games[0]).unwrap();
@@ -264,7 +266,7 @@ mod tests {
 
     #[test]
     fn game_labels_become_search_scores_and_exact_ones_stay() {
-        for rules in [RulesTag::Othello, RulesTag::Anti] {
+        for rules in [Variant::Othello, Variant::Anti] {
             let text = data(rules, 2);
             let games = read_games(&text, Path::new("in"), rules).unwrap();
             assert_eq!(games.len(), 2);
@@ -285,8 +287,10 @@ mod tests {
                             let tt = TranspositionTable::new(1).unwrap();
                             let board = a.sample.position.board;
                             let alone = match rules {
-                                RulesTag::Othello => score_as::<Othello>(&req, board, &tt),
-                                RulesTag::Anti => score_as::<Anti>(&req, board, &tt),
+                                Variant::Othello | Variant::Reversi => {
+                                    score_as::<Othello>(&req, board, &tt)
+                                }
+                                Variant::Anti => score_as::<Anti>(&req, board, &tt),
                             };
                             assert_eq!(alone, b.sample.label);
                             first = false;
@@ -313,8 +317,8 @@ mod tests {
             dir.join("whole.txt"),
             dir.join("cut.txt"),
         );
-        std::fs::write(&input, data(RulesTag::Othello, 5)).unwrap();
-        let req = request(RulesTag::Othello);
+        std::fs::write(&input, data(Variant::Othello, 5)).unwrap();
+        let req = request(Variant::Othello);
         let shard: Shard = "0/2".parse().unwrap();
         assert_eq!(
             run_relabel(&req, &input, shard, &whole, &mut |_, _| {}).unwrap(),
@@ -334,7 +338,7 @@ mod tests {
         assert!(run_relabel(&req, &input, other, &whole, &mut |_, _| {}).is_err());
         assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
         // Lines of other rules are refused.
-        let anti = request(RulesTag::Anti);
+        let anti = request(Variant::Anti);
         let e = run_relabel(
             &anti,
             &input,

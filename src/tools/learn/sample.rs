@@ -21,8 +21,8 @@
 //! ```
 
 use crate::board::{Board, Position};
-use crate::eval::wfile::RulesTag;
 use crate::format::{parse_board_prefix, write_board_string};
+use crate::rules::Variant;
 use std::fmt;
 
 /// How a position's label was found.
@@ -88,16 +88,17 @@ impl fmt::Display for Sample {
 pub struct Line {
     /// The labelled position.
     pub sample: Sample,
-    /// The rules the game was played and scored under.
-    pub rules: RulesTag,
+    /// The rules the game was played and scored under: Othello or Anti-Reversi; historical Reversi, which shares Othello's
+    /// weights ([`Variant::weights_variant`]), counts as Othello.
+    pub rules: Variant,
 }
 
 impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.sample)?;
         match self.rules {
-            RulesTag::Othello => Ok(()),
-            RulesTag::Anti => f.write_str(" anti"),
+            Variant::Othello | Variant::Reversi => Ok(()),
+            Variant::Anti => f.write_str(" anti"),
         }
     }
 }
@@ -132,8 +133,8 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
         .parse()
         .map_err(|_| format!("'{game_text}' is not a game number"))?;
     let rules = match fields.next() {
-        None => RulesTag::Othello,
-        Some("anti") => RulesTag::Anti,
+        None => Variant::Othello,
+        Some("anti") => Variant::Anti,
         Some(extra) => {
             return Err(format!(
                 "unexpected '{extra}' after the game number (only 'anti' may follow)"
@@ -168,7 +169,7 @@ mod tests {
         };
         let line = Line {
             sample: s,
-            rules: RulesTag::Othello,
+            rules: Variant::Othello,
         };
         let text = line.to_string();
         assert_eq!(
@@ -178,7 +179,7 @@ mod tests {
         assert_eq!(text, s.to_string());
         assert_eq!(parse_line(&text), Ok(line));
         let anti = Line {
-            rules: RulesTag::Anti,
+            rules: Variant::Anti,
             ..line
         };
         let text = anti.to_string();

@@ -16,13 +16,14 @@
 
 use super::sample::Sample;
 use crate::eval::DISC;
-use crate::eval::learned::{
-    ANCHOR_STEP, ANCHORS, Counts, Form, Layout, anchor_counts_discs, anchor_of, for_each_view,
-    untie,
+use crate::eval::learned::{Counts, for_each_view, untie};
+use crate::eval::pattern::pext_portable;
+use crate::knowledge::layout::{
+    ANCHOR_STEP, ANCHORS, Form, Layout, VIEW_COUNT, anchor_counts_discs, anchor_of,
 };
-use crate::eval::pattern::{VIEW_COUNT, pext_portable};
-use crate::eval::wfile::{self, RulesTag, WeightsFile};
+use crate::knowledge::mlw::{self, WeightsFile};
 use crate::rng::Rng;
+use crate::rules::Variant;
 use anyhow::Result;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -32,7 +33,7 @@ use std::path::PathBuf;
 pub struct TrainRequest {
     /// The rules the weights are for: every training position must be of them,
     /// and the weights file says so.
-    pub rules: RulesTag,
+    pub rules: Variant,
     /// How the fitted weights are tied (the layout they are in).
     pub form: Form,
     /// Seed of the held-out split.
@@ -140,12 +141,12 @@ pub fn is_held_out(board: &crate::board::Board, seed: u64, holdout_percent: u32)
 /// Reads every sample of `files`, in order: Othello data only (see
 /// [`read_samples_of`]).
 pub fn read_samples(files: &[PathBuf]) -> Result<Vec<Sample>> {
-    read_samples_of(files, RulesTag::Othello)
+    read_samples_of(files, Variant::Othello)
 }
 
 /// Reads every sample of `files` (position lines or packed games, see
 /// [`super::pack`]), in order; a position of other rules than `rules` is an error (Othello and Anti-Reversi data never mix).
-pub fn read_samples_of(files: &[PathBuf], rules: RulesTag) -> Result<Vec<Sample>> {
+pub fn read_samples_of(files: &[PathBuf], rules: Variant) -> Result<Vec<Sample>> {
     let mut out = Vec::new();
     for path in files {
         super::pack::for_each_line(path, |l| {
@@ -428,7 +429,7 @@ pub fn train(
             .collect(),
     };
     TrainReport {
-        bytes: wfile::write(&file),
+        bytes: mlw::write(&file),
         holdout_mae: base_phase.into_iter().zip(phase).collect(),
         positions,
     }

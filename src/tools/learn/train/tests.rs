@@ -17,7 +17,7 @@ fn samples() -> Vec<Sample> {
 /// The fit the tests run: Othello, 20 % held out, 12 iterations, no prior.
 fn test_request(note: &str) -> TrainRequest {
     TrainRequest {
-        rules: RulesTag::Othello,
+        rules: Variant::Othello,
         form: Form::ColourTied,
         seed: 1,
         holdout_percent: 20,
@@ -46,7 +46,7 @@ fn the_fit_lowers_the_held_out_error_and_replays_bit_for_bit() {
         one.bytes, two.bytes,
         "the weights do not depend on the threads"
     );
-    let file = wfile::parse(&one.bytes).unwrap();
+    let file = mlw::parse(&one.bytes).unwrap();
     assert_eq!(file.note, "test");
     // Held-out error against predicting a draw: lower in every phase with
     // positions, and clearly lower near the end (exact labels, discs count).
@@ -97,7 +97,7 @@ fn a_prior_is_where_the_fit_starts_and_what_it_is_pulled_towards() {
     let (old, new) = data.split_at(data.len() / 2);
     let req = test_request("prior test");
     let fit = |samples: &[Sample], req: &TrainRequest| {
-        wfile::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
+        mlw::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
     };
     let first = fit(old, &req);
     let with_prior = TrainRequest {
@@ -138,7 +138,7 @@ fn a_prior_is_where_the_fit_starts_and_what_it_is_pulled_towards() {
 }
 
 /// Writes `samples` as position lines of `rules` to `path`.
-fn write_lines(path: &std::path::Path, samples: impl Iterator<Item = Sample>, rules: RulesTag) {
+fn write_lines(path: &std::path::Path, samples: impl Iterator<Item = Sample>, rules: Variant) {
     let text: String = samples
         .map(|sample| format!("{}\n", crate::tools::learn::sample::Line { sample, rules }))
         .collect();
@@ -150,7 +150,7 @@ fn a_side_to_move_fit_starts_from_an_untied_prior() {
     let data = samples();
     let (old, new) = data.split_at(data.len() / 2);
     let fit = |samples: &[Sample], req: &TrainRequest| {
-        wfile::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
+        mlw::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
     };
     let tied = fit(old, &test_request("tied"));
     let side = TrainRequest {
@@ -182,7 +182,7 @@ fn a_side_to_move_fit_starts_from_an_untied_prior() {
     let dir = std::env::temp_dir().join(format!("mollett-train-form-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("d.txt");
-    write_lines(&path, new.iter().copied(), RulesTag::Othello);
+    write_lines(&path, new.iter().copied(), Variant::Othello);
     let back = TrainRequest {
         prior: Some(free),
         ..test_request("back")
@@ -195,7 +195,7 @@ fn a_side_to_move_fit_starts_from_an_untied_prior() {
 #[test]
 fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
     let req = DatagenRequest {
-        rules: RulesTag::Anti,
+        rules: Variant::Anti,
         seed: 5,
         random_moves: (2, 10),
         depth: 1,
@@ -207,9 +207,9 @@ fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("anti.txt");
     let games = (0..4).flat_map(|g| play_game(&req, g).unwrap());
-    write_lines(&path, games, RulesTag::Anti);
+    write_lines(&path, games, Variant::Anti);
     let mut treq = TrainRequest {
-        rules: RulesTag::Othello,
+        rules: Variant::Othello,
         form: Form::ColourTied,
         seed: 1,
         holdout_percent: 10,
@@ -226,8 +226,8 @@ fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
         read_samples(&files).is_err(),
         "Othello readers refuse it too"
     );
-    treq.rules = RulesTag::Anti;
+    treq.rules = Variant::Anti;
     let report = train_files(&files, &treq, &mut |_| {}, &mut |_| {}).unwrap();
-    assert_eq!(wfile::parse(&report.bytes).unwrap().rules, RulesTag::Anti);
+    assert_eq!(mlw::parse(&report.bytes).unwrap().rules, Variant::Anti);
     std::fs::remove_dir_all(&dir).unwrap();
 }

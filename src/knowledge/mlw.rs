@@ -1,5 +1,5 @@
-//! The weights file of the learned evaluation: versioned, checksummed, embedded
-//! in the binary at build time.
+//! The `.mlw` weights file of the learned evaluation: versioned, checksummed,
+//! embedded in the binary at build time ([`super::embedded_weights`]).
 //!
 //! Layout (integers little-endian):
 //!
@@ -7,19 +7,21 @@
 //! |---|---|
 //! | 8 | magic `MOLLWTS\n` |
 //! | 4 | format version ([`VERSION`]) |
-//! | 4 | rules: 0 Othello (and historical Reversi), 1 Anti-Reversi |
+//! | 4 | rules ([`Variant::weights_variant`]): 0 Othello (and historical Reversi), 1 Anti-Reversi |
 //! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]), which names the [`Form`] |
 //! | 4 | anchors `A` |
 //! | 4 | parameters per anchor `P` |
 //! | 4 | length `N` of the note |
 //! | N | the note: UTF-8, how the weights were made (command, data, seed) |
 //! | 2·A·P | the weights, anchor by anchor, `i16` centi-discs |
-//! | 8 | FNV-1a 64 of every byte before it |
+//! | 8 | FNV-1a 64 ([`fnv1a`]) of every byte before it |
 //!
 //! A file that is short, long, of another version or layout, or whose checksum
 //! fails is refused with a [`WeightsError`]: never read as zeros.
 
-use super::learned::{ANCHORS, Form, Layout, anchor_counts_discs};
+use super::fnv1a;
+use super::layout::{ANCHORS, Form, Layout, anchor_counts_discs};
+use crate::rules::Variant;
 use std::fmt;
 
 /// The file's first bytes.
@@ -27,37 +29,12 @@ pub const MAGIC: &[u8; 8] = b"MOLLWTS\n";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
 
-/// The Othello weights the engine ships (see the README for how they were made).
-pub const EMBEDDED: &[u8] = include_bytes!("../../weights/othello.mlw");
-
-/// The Anti-Reversi weights the engine ships, fitted to Anti-Reversi self-play
-/// (see the README).
-pub const EMBEDDED_ANTI: &[u8] = include_bytes!("../../weights/anti.mlw");
-
-/// Which rules a weights file was fitted for (and training data was played under).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RulesTag {
-    /// Othello (historical Reversi shares it).
-    Othello,
-    /// Anti-Reversi.
-    Anti,
-}
-
-impl RulesTag {
-    /// The variant's name, as on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RulesTag::Othello => "othello",
-            RulesTag::Anti => "anti",
-        }
-    }
-}
-
 /// A parsed weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeightsFile {
-    /// The rules it was fitted for.
-    pub rules: RulesTag,
+    /// The rules it was fitted for: [`Variant::Othello`] (which historical
+    /// Reversi shares) or [`Variant::Anti`].
+    pub rules: Variant,
     /// How the weights are tied (which layout they are in).
     pub form: Form,
     /// How it was made.
@@ -78,22 +55,15 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// The bytes of `file`.
 pub fn write(file: &WeightsFile) -> Vec<u8> {
     let layout = Layout::of(file.form);
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    let rules: u32 = match file.rules {
-        RulesTag::Othello => 0,
-        RulesTag::Anti => 1,
+    let rules: u32 = match file.rules.weights_variant() {
+        Variant::Anti => 1,
+        _ => 0,
     };
     out.extend_from_slice(&rules.to_le_bytes());
     out.extend_from_slice(&fnv1a(Layout::signature(file.form).as_bytes()).to_le_bytes());
@@ -112,9 +82,11 @@ pub fn write(file: &WeightsFile) -> Vec<u8> {
     out
 }
 
-/// Reads a weights file for this build's layout, fitted for `rules`: a file of
-/// other rules is refused like a damaged one.
-pub fn parse_for(bytes: &[u8], rules: RulesTag) -> Result<WeightsFile, WeightsError> {
+/// Reads a weights file for this build's layout, fitted for `rules` (for
+/// historical Reversi, Othello's): a file of other rules is refused like a
+/// damaged one.
+pub fn parse_for(bytes: &[u8], rules: Variant) -> Result<WeightsFile, WeightsError> {
+    let rules = rules.weights_variant();
     let file = parse(bytes)?;
     if file.rules != rules {
         return Err(WeightsError(format!(
@@ -145,8 +117,8 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
         ));
     }
     let rules = match u32_at(12) {
-        0 => RulesTag::Othello,
-        1 => RulesTag::Anti,
+        0 => Variant::Othello,
+        1 => Variant::Anti,
         r => return err(format!("unknown rules tag {r}")),
     };
     let sig = u64::from_le_bytes(body[16..24].try_into().expect("8 bytes"));
@@ -212,7 +184,7 @@ mod tests {
         let layout = Layout::of(form);
         let len = layout.len;
         WeightsFile {
-            rules: RulesTag::Othello,
+            rules: Variant::Othello,
             form,
             note: "test".into(),
             anchors: (0..ANCHORS)
@@ -260,22 +232,5 @@ mod tests {
         let mut f = sample();
         f.anchors[ANCHORS - 1][Layout::of(f.form).disc] = 5;
         assert!(parse(&write(&f)).unwrap_err().0.contains("disc"));
-    }
-
-    #[test]
-    fn the_embedded_files_are_valid_and_for_their_rules() {
-        for (bytes, rules) in [
-            (EMBEDDED, RulesTag::Othello),
-            (EMBEDDED_ANTI, RulesTag::Anti),
-        ] {
-            let f = parse_for(bytes, rules).expect("the embedded weights parse");
-            assert_eq!(f.rules, rules);
-            assert!(!f.note.is_empty());
-            assert!(f.anchors.iter().flatten().any(|&w| w != 0));
-        }
-        assert!(parse_for(EMBEDDED, RulesTag::Anti).is_err());
-        let e = parse_for(EMBEDDED_ANTI, RulesTag::Othello).unwrap_err();
-        assert!(e.0.contains("fitted for anti"), "{e}");
-        assert_ne!(EMBEDDED, EMBEDDED_ANTI);
     }
 }
