@@ -3,6 +3,7 @@
 //! illegal move. The real peer (`gtp-rhino`) is in an ignored test at the end.
 
 use mollett::format::{GgfGame, parse_ggf_records};
+use mollett::rules::Variant;
 use std::path::PathBuf;
 
 mod common;
@@ -110,7 +111,7 @@ fn two_levels_over_gtp_replay_identically_at_any_concurrency() {
             (g.pb.as_deref(), g.pw.as_deref()),
             (Some(black), Some(white))
         );
-        let game = g.to_game().unwrap();
+        let game = g.to_game(Variant::Othello).unwrap();
         assert!(game.is_over());
         assert_eq!(result(g), (game.position().final_score_black(), false));
     }
@@ -147,7 +148,7 @@ fn two_levels_over_nboard_with_depths_and_a_clock() {
     assert_eq!(games.len(), 4);
     assert_eq!(wdl(&report).iter().sum::<u32>(), 4, "{report}");
     for g in &games {
-        assert!(g.to_game().unwrap().is_over());
+        assert!(g.to_game(Variant::Othello).unwrap().is_over());
         assert_eq!(
             g.ti.map(|c| (c.main.get(), c.increment.get())),
             Some((30.0, 1.0))
@@ -335,7 +336,11 @@ fn a_match_against_gtp_rhino_completes() {
     println!("{report}");
     assert_eq!(games.len(), 6);
     assert!(report.contains("forfeits: 0"), "{report}");
-    assert!(games.iter().all(|g| g.to_game().unwrap().is_over()));
+    assert!(
+        games
+            .iter()
+            .all(|g| g.to_game(Variant::Othello).unwrap().is_over())
+    );
 }
 
 /// An entrant whose standard input is copied to `log` on its way to a Mollett
@@ -349,7 +354,6 @@ fn logged(name: &str, log: &std::path::Path) -> String {
 
 #[test]
 fn variant_matches_tell_the_entrants_and_score_by_the_variant() {
-    use mollett::rules::Variant;
     for (proto, variant) in [("gtp", "anti"), ("nboard", "anti"), ("gtp", "reversi")] {
         let dir = scratch(&format!("variant-{proto}-{variant}"));
         let log = dir.join("commands.log");
@@ -375,7 +379,7 @@ fn variant_matches_tell_the_entrants_and_score_by_the_variant() {
             // The record names the rules, replays under them to the end, and
             // RE is the variant's score (Anti-Reversi: the fewer discs win).
             assert_eq!(g.variant, Some(want), "{g}");
-            let game = g.to_game().unwrap();
+            let game = g.to_game(Variant::Othello).unwrap();
             assert_eq!(game.variant, want);
             let end = game.variant_position();
             assert!(end.is_game_over());

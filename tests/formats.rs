@@ -8,6 +8,7 @@ use mollett::format::{
     write_board_string, write_transcript,
 };
 use mollett::rng::Rng;
+use mollett::rules::Variant;
 use mollett::rules::game::Game;
 use mollett::{Color, Move, Position};
 
@@ -229,7 +230,7 @@ fn ggf_round_trips_on_random_games() {
         let text = rec.to_string();
         let back = parse_ggf(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(back, rec, "{text}");
-        assert_eq!(back.to_game(), Ok(base));
+        assert_eq!(back.to_game(Variant::Othello), Ok(base));
         assert_eq!(back.to_string(), text);
     }
 }
@@ -243,7 +244,7 @@ fn nboard_examples() {
     );
     let g = parse_ggf(&first).unwrap();
     assert_eq!(g.to_string(), first);
-    let game = g.to_game().unwrap();
+    let game = g.to_game(Variant::Othello).unwrap();
     assert_eq!(write_transcript(&game), "f5f6d3");
     assert_eq!(game.position().side, Color::White);
 
@@ -431,7 +432,6 @@ fn arbitrary_bytes_and_truncations_never_panic() {
 
 #[test]
 fn ggf_game_types_as_ggs_and_nboard_write_them() {
-    use mollett::rules::Variant;
     let record = |ty: &str| {
         format!(
             "(;GM[Othello]TY[{ty}]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5];)"

@@ -5,7 +5,7 @@
 mod common;
 
 use common::Engine;
-use mollett::format::{parse_ggf, parse_variant_transcript};
+use mollett::format::{parse_ggf, parse_transcript};
 use mollett::rules::Variant;
 use mollett::{Move, Square};
 
@@ -125,7 +125,9 @@ fn nboard_with_the_variant_flag_takes_the_guis_games_under_it() {
     e.send("go");
     let reply = e.until(|l| l.starts_with("=== ")).pop().unwrap();
     let mv: Move = reply[4..6].to_ascii_lowercase().parse().unwrap();
-    let (pos, _) = parse_variant_transcript(Variant::Anti.start(), "f5d6").unwrap();
+    let pos = parse_transcript(Variant::Anti.start(), "f5d6")
+        .unwrap()
+        .variant_position();
     assert!(pos.legal_moves().contains(&mv), "{reply}");
     e.send("quit");
 }
@@ -138,7 +140,7 @@ fn ggf_records_carry_the_variant_and_the_discs_left() {
         format!("(;GM[Othello]VA[reversi]DL[32 32]TY[8]BO[8 {empty} *]B[D4]W[E4]B[E5]W[D5];)");
     let g = parse_ggf(&text).unwrap();
     assert_eq!(g.variant, Some(Variant::Reversi));
-    let game = g.to_variant_game(Variant::Othello).unwrap();
+    let game = g.to_game(Variant::Othello).unwrap();
     assert_eq!(game.variant, Variant::Reversi);
     assert_eq!(game.variant_position().discs_left, [30, 30]);
     // Written back as read.
@@ -147,15 +149,9 @@ fn ggf_records_carry_the_variant_and_the_discs_left() {
     let bad = text.replace("B[E5]", "B[A1]");
     assert!(parse_ggf(&bad).is_err());
     // GGS's anti type.
-    let anti = mollett::format::GgfGame::from_game(&{
-        let start = Variant::Anti.start();
-        let (_, moves) = parse_variant_transcript(start, "f5d6").unwrap();
-        let mut game = mollett::rules::game::Game::from_variant(start);
-        for m in moves {
-            game.play(m).unwrap();
-        }
-        game
-    })
+    let anti = mollett::format::GgfGame::from_game(
+        &parse_transcript(Variant::Anti.start(), "f5d6").unwrap(),
+    )
     .to_string();
     assert!(anti.contains("TY[8a]"), "{anti}");
     let back = parse_ggf(&anti).unwrap();

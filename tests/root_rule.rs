@@ -46,7 +46,7 @@ struct Reported {
 
 fn run(engine: &mut Engine, pos: VariantPosition, job: Job) -> Vec<Event> {
     // A fresh table for every job: no caller profits from another's work.
-    engine.new_variant_game(pos).unwrap();
+    engine.new_game(pos).unwrap();
     engine.start(job).unwrap();
     engine.wait()
 }

@@ -4,6 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mollett::rules::Variant;
 use mollett::format::{parse_clock, parse_ggf, parse_ggf_records, parse_move_item};
 
 fuzz_target!(|text: &str| {
@@ -21,7 +22,7 @@ fuzz_target!(|text: &str| {
     assert_eq!(again.start, record.start, "{written}");
     let squares = |r: &mollett::format::GgfGame| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
     assert_eq!(squares(&again), squares(&record), "{written}");
-    if let Ok(game) = record.to_game() {
-        assert_eq!(again.to_game().ok(), Some(game));
+    if let Ok(game) = record.to_game(Variant::Othello) {
+        assert_eq!(again.to_game(Variant::Othello).ok(), Some(game));
     }
 });

@@ -279,7 +279,7 @@ impl Engine {
         let (tx, rx) = unbounded();
         Ok(Engine {
             settings,
-            game: Game::from_variant(settings.variant.start()),
+            game: Game::new(settings.variant.start()),
             tt: Arc::new(TranspositionTable::new(settings.hash_mb)?),
             stop: Arc::new(AtomicBool::new(false)),
             tx,
@@ -323,39 +323,12 @@ impl Engine {
         self.game.variant_position()
     }
 
-    /// Starts a new game from `start` under the settings' variant and clears the
-    /// table. For historical Reversi `start` must be a position of that game
-    /// (no pass assumed so far: see [`VariantPosition::reversi`]).
-    pub fn new_game(&mut self, start: Position) -> Result<(), EngineError> {
-        self.new_game_with_supply(start, None)
-    }
-
-    /// [`Engine::new_game`] with the discs each side has left (Black's, White's),
-    /// which only historical Reversi has.
-    pub fn new_game_with_supply(
-        &mut self,
-        start: Position,
-        discs_left: Option<[u8; 2]>,
-    ) -> Result<(), EngineError> {
-        let start = match self.settings.variant {
-            Variant::Reversi => {
-                VariantPosition::reversi(start, discs_left).ok_or(EngineError::NotInVariant)?
-            }
-            _ if discs_left.is_some() => return Err(EngineError::NotInVariant),
-            v => VariantPosition::othello_like(v, start),
-        };
-        self.new_variant_game(start)
-    }
-
-    /// Starts a new game from the variant's own start and clears the table.
-    pub fn new_game_at_start(&mut self) -> Result<(), EngineError> {
-        self.new_variant_game(self.settings.variant.start())
-    }
-
-    /// Starts a new game from `start` (with its variant) and clears the table.
-    pub fn new_variant_game(&mut self, start: VariantPosition) -> Result<(), EngineError> {
+    /// Starts a new game from `start` (under its rules) and clears the table.
+    /// [`VariantPosition::under`] makes a set-up position one of the settings'
+    /// variant, and `variant.start()` its own start.
+    pub fn new_game(&mut self, start: VariantPosition) -> Result<(), EngineError> {
         self.idle()?;
-        self.game = Game::from_variant(start);
+        self.game = Game::new(start);
         self.tt.clear();
         Ok(())
     }
@@ -364,7 +337,7 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) -> Result<(), EngineError> {
         self.idle()?;
         self.settings.variant = variant;
-        self.new_game_at_start()
+        self.new_game(variant.start())
     }
 
     /// The static evaluation of the current position, in centi-discs for the

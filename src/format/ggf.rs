@@ -118,22 +118,14 @@ impl GgfGame {
     /// The game under the record's variant, or `default` when it names none:
     /// `Err((i, why))` for the first move `i` illegal under those rules (or
     /// `(0, GameOver)` for a start they cannot have).
-    pub fn to_variant_game(&self, default: Variant) -> Result<Game, (usize, IllegalMove)> {
+    ///
+    /// Parsing has checked every move under the rules the record names, so
+    /// this fails under those rules only for a record edited by hand.
+    pub fn to_game(&self, default: Variant) -> Result<Game, (usize, IllegalMove)> {
         let start = self
             .variant_start(default)
             .ok_or((0, IllegalMove::GameOver))?;
-        let mut game = Game::from_variant(start);
-        for (i, m) in self.moves.iter().enumerate() {
-            game.play(m.mv).map_err(|e| (i, e))?;
-        }
-        Ok(game)
-    }
-
-    /// The game the record describes. Parsing has checked every move, so this
-    /// fails only for a record edited by hand: then it gives the index of the
-    /// first illegal move and why.
-    pub fn to_game(&self) -> Result<Game, (usize, IllegalMove)> {
-        self.to_variant_game(Variant::Othello)
+        Game::from_moves(start, self.moves.iter().map(|m| m.mv))
     }
 }
 

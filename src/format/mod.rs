@@ -35,7 +35,7 @@ pub use move_item::{GgfMove, parse_move_item};
 pub use obf::{ObfEntry, parse_obf, parse_obf_line};
 pub use position::{parse_board_prefix, write_board_string};
 pub use seconds::{Seconds, SecondsError};
-pub use transcript::{parse_transcript, parse_variant_transcript, write_transcript};
+pub use transcript::{parse_transcript, write_transcript};
 
 /// What kind of mistake a [`ParseError`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

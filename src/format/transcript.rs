@@ -13,26 +13,28 @@
 //! [`Game`].
 
 use super::{ErrorKind, ParseError, char_at};
-use crate::board::{IllegalMove, Move, Position, Square};
+use crate::board::{IllegalMove, Move, Square};
 use crate::rules::VariantPosition;
-use crate::rules::game::{Game, play_checked};
+use crate::rules::game::Game;
 
-/// Reads the transcript `text` as moves played from `start`. Errors name the
-/// offending token and its offset; an illegal move also gives its 1-based number
-/// in the game (passes counted).
-pub fn parse_transcript(start: Position, text: &str) -> Result<Game, ParseError> {
+/// Reads the transcript `text` as moves played from `start`, under its variant
+/// (a bare [`Position`](crate::board::Position) is Othello's; for historical
+/// Reversi the transcript begins with the four centre placements). Errors name
+/// the offending token and its offset; an illegal move also gives its 1-based
+/// number in the game (passes counted).
+pub fn parse_transcript(start: impl Into<VariantPosition>, text: &str) -> Result<Game, ParseError> {
     struct Record {
         game: Game,
-        pos: Position,
+        pos: VariantPosition,
     }
     impl Moves for Record {
         fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-            if mv != Move::Pass && self.pos.board.must_pass() {
+            if mv != Move::Pass && self.pos.must_pass() {
                 // A forced pass is always legal.
                 self.pos = self.pos.play(Move::Pass)?;
                 self.game.moves.push(Move::Pass);
             }
-            self.pos = play_checked(&self.pos, mv)?;
+            self.pos = self.pos.play(mv)?;
             self.game.moves.push(mv);
             Ok(())
         }
@@ -40,46 +42,13 @@ pub fn parse_transcript(start: Position, text: &str) -> Result<Game, ParseError>
             self.game.moves.len()
         }
     }
+    let start = start.into();
     let mut record = Record {
         game: Game::new(start),
         pos: start,
     };
     read_moves(text, &mut record)?;
     Ok(record.game)
-}
-
-/// Reads the transcript `text` as moves played from `start` under its variant
-/// (for historical Reversi the transcript begins with the four centre
-/// placements); forced passes may be left out, as in [`parse_transcript`].
-/// Returns the position reached and the moves, passes included.
-pub fn parse_variant_transcript(
-    start: VariantPosition,
-    text: &str,
-) -> Result<(VariantPosition, Vec<Move>), ParseError> {
-    struct Record {
-        pos: VariantPosition,
-        moves: Vec<Move>,
-    }
-    impl Moves for Record {
-        fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-            if mv != Move::Pass && self.pos.legal_moves() == [Move::Pass] {
-                self.pos = self.pos.play(Move::Pass)?;
-                self.moves.push(Move::Pass);
-            }
-            self.pos = self.pos.play(mv)?;
-            self.moves.push(mv);
-            Ok(())
-        }
-        fn played(&self) -> usize {
-            self.moves.len()
-        }
-    }
-    let mut record = Record {
-        pos: start,
-        moves: Vec::new(),
-    };
-    read_moves(text, &mut record)?;
-    Ok((record.pos, record.moves))
 }
 
 /// Where a transcript's moves go.
@@ -165,6 +134,7 @@ pub fn write_transcript(game: &Game) -> String {
 mod tests {
     use super::*;
     use crate::board::IllegalMove;
+    use crate::board::Position;
 
     fn start_game(text: &str) -> Result<Game, ParseError> {
         parse_transcript(Position::START, text)

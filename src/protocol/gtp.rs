@@ -227,7 +227,7 @@ impl Gtp {
             Command::BoardSize(_) => Some(Err("unacceptable size".into())),
             Command::ClearBoard => Some(
                 cx.engine
-                    .new_game_at_start()
+                    .new_game(vpos.variant.start())
                     .map(|()| String::new())
                     .map_err(|e| e.to_string()),
             ),
@@ -358,13 +358,13 @@ fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, Strin
     // Only the first record is used, so only it is read.
     let first = parse_first_ggf(&text).map_err(|e| format!("cannot load file: {e}"))?;
     let mut game = first
-        .to_variant_game(cx.engine.settings().variant)
+        .to_game(cx.engine.settings().variant)
         .map_err(|_| "cannot load file: illegal move")?;
     if let Some(n) = number {
         game.moves.truncate(n.saturating_sub(1));
     }
     cx.engine
-        .new_variant_game(game.variant_start())
+        .new_game(game.variant_start())
         .map_err(|e| e.to_string())?;
     cx.engine.set_game(game);
     Ok(String::new())

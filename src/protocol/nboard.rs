@@ -13,6 +13,7 @@ use crate::engine::time::ggf_clock;
 use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
 use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
+use crate::rules::Variant;
 use crate::search::ScoreKind;
 use crate::search::multipv::PvLine;
 use std::fmt;
@@ -270,7 +271,7 @@ impl NBoard {
 
     /// The mirror, rebuilt from the engine's game if another dialect changed it.
     fn record(&mut self, cx: &Ctx) -> &mut GgfGame {
-        if self.record.to_game().ok().as_ref() != Some(cx.engine.game()) {
+        if self.record.to_game(Variant::Othello).ok().as_ref() != Some(cx.engine.game()) {
             self.record = GgfGame::from_game(cx.engine.game());
         }
         &mut self.record
@@ -335,7 +336,7 @@ impl NBoard {
                 }
                 Self::myname(cx);
             }
-            Command::SetGame(g) => match g.to_variant_game(cx.engine.settings().variant) {
+            Command::SetGame(g) => match g.to_game(cx.engine.settings().variant) {
                 Ok(game) => {
                     cx.engine.set_game(game);
                     self.record = *g;

@@ -6,7 +6,7 @@
 //! it can never disagree with the public fields.
 
 use crate::board::{IllegalMove, Move, Position};
-use crate::rules::{UNLIMITED, Variant, VariantPosition};
+use crate::rules::{Variant, VariantPosition};
 
 /// A start position plus every move played from it, each one legal under the
 /// game's variant.
@@ -20,7 +20,7 @@ pub struct Game {
     /// The rules (Othello unless set).
     pub variant: Variant,
     /// Discs left to place at the start, Black's then White's (historical
-    /// Reversi; [`UNLIMITED`] otherwise).
+    /// Reversi; [`UNLIMITED`](crate::rules::UNLIMITED) otherwise).
     pub start_discs_left: [u8; 2],
 }
 
@@ -31,18 +31,10 @@ impl Default for Game {
 }
 
 impl Game {
-    /// An Othello game with no moves yet from `start`.
-    pub fn new(start: Position) -> Game {
-        Game {
-            start,
-            moves: Vec::new(),
-            variant: Variant::Othello,
-            start_discs_left: [UNLIMITED; 2],
-        }
-    }
-
-    /// A game with no moves yet from `start`, under its variant.
-    pub fn from_variant(start: VariantPosition) -> Game {
+    /// A game with no moves yet from `start`, under its variant (a bare
+    /// [`Position`] is Othello's).
+    pub fn new(start: impl Into<VariantPosition>) -> Game {
+        let start = start.into();
         Game {
             start: start.position,
             moves: Vec::new(),
@@ -63,14 +55,12 @@ impl Game {
     /// A game from `start` and `moves`, or the index of the first illegal move and
     /// why it is illegal.
     pub fn from_moves(
-        start: Position,
+        start: impl Into<VariantPosition>,
         moves: impl IntoIterator<Item = Move>,
     ) -> Result<Game, (usize, IllegalMove)> {
         let mut game = Game::new(start);
-        let mut pos = start;
         for (i, mv) in moves.into_iter().enumerate() {
-            pos = pos.play(mv).map_err(|e| (i, e))?;
-            game.moves.push(mv);
+            game.play(mv).map_err(|e| (i, e))?;
         }
         Ok(game)
     }

@@ -201,7 +201,30 @@ pub struct VariantPosition {
     pub discs_left: [u8; 2],
 }
 
+impl From<Position> for VariantPosition {
+    /// `position` under Othello's rules.
+    fn from(position: Position) -> VariantPosition {
+        VariantPosition::othello_like(Variant::Othello, position)
+    }
+}
+
 impl VariantPosition {
+    /// `position` under `variant`, with the discs each side has left (Black's,
+    /// White's), which only historical Reversi has (without them, no pass is
+    /// assumed so far: see [`VariantPosition::reversi`]); `None` when the
+    /// position is not one of that variant.
+    pub fn under(
+        variant: Variant,
+        position: Position,
+        discs_left: Option<[u8; 2]>,
+    ) -> Option<VariantPosition> {
+        match variant {
+            Variant::Reversi => VariantPosition::reversi(position, discs_left),
+            _ if discs_left.is_some() => None,
+            v => Some(VariantPosition::othello_like(v, position)),
+        }
+    }
+
     /// `position` under Othello-like rules (no disc limit).
     pub fn othello_like(variant: Variant, position: Position) -> VariantPosition {
         VariantPosition {

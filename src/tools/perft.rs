@@ -18,8 +18,8 @@ pub fn parse_variant_position(text: &str, variant: Variant) -> Result<VariantPos
         Ok(p) if variant == Variant::Reversi => VariantPosition::reversi(p, left)
             .with_context(|| format!("'{text}' is not a position of historical reversi")),
         Ok(p) => Ok(VariantPosition::othello_like(variant, p)),
-        Err(board_err) => format::parse_variant_transcript(variant.start(), text)
-            .map(|(p, _)| p)
+        Err(board_err) => format::parse_transcript(variant.start(), text)
+            .map(|g| g.variant_position())
             .map_err(|moves_err| {
                 anyhow::anyhow!(
                     "'{text}' is neither a board string ({board_err}) nor a transcript ({moves_err})"

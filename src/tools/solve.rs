@@ -121,7 +121,7 @@ fn start_of(entry: &ObfEntry, variant: Variant) -> VariantPosition {
 /// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
 fn solve_position(engine: &mut Engine, pos: VariantPosition, wld: bool) -> SearchResult {
     let started = engine
-        .new_variant_game(pos)
+        .new_game(pos)
         .and_then(|()| engine.start(Job::Solve { wld }));
     // The engine is idle between solves and its thread count was checked.
     started.expect("an idle engine starts a solve");

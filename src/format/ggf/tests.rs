@@ -28,7 +28,7 @@ fn nboard_record_round_trips_exactly() {
     assert_eq!(g.dt.as_deref(), Some("2014-02-21 20:52:27 GMT"));
     assert_eq!(g.ti, Some(Clock::new(900.0)));
     assert_eq!(g.start, Position::START);
-    assert_eq!(g.to_game().unwrap().len(), 3);
+    assert_eq!(g.to_game(Variant::Othello).unwrap().len(), 3);
 }
 
 #[test]

@@ -10,8 +10,9 @@
 use super::text::board_diagram;
 use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move, Position};
-use crate::engine::{Event, Job, MoveTime, TimeLeft};
-use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
+use crate::engine::{EngineError, Event, Job, MoveTime, TimeLeft};
+use crate::format::{Clock, GgfGame, parse_ggf_records, parse_transcript};
+use crate::rules::VariantPosition;
 use crate::rules::game::Game;
 use crate::search::ScoreKind;
 use crate::search::multipv::MultiPvIteration;
@@ -148,9 +149,9 @@ impl Console {
     }
 
     fn play(&mut self, text: &str, cx: &mut Ctx) {
-        match parse_variant_transcript(cx.engine.variant_position(), text) {
-            Ok((_, moves)) => {
-                for mv in moves {
+        match parse_transcript(cx.engine.variant_position(), text) {
+            Ok(game) => {
+                for mv in game.moves {
                     // Checked by the parser from this very position.
                     let _ = cx.engine.play(mv);
                 }
@@ -163,7 +164,9 @@ impl Console {
     }
 
     fn new_game(&mut self, start: Position, left: Option<[u8; 2]>, cx: &mut Ctx) {
-        match cx.engine.new_game_with_supply(start, left) {
+        let start = VariantPosition::under(cx.engine.settings().variant, start, left)
+            .ok_or(EngineError::NotInVariant);
+        match start.and_then(|s| cx.engine.new_game(s)) {
             Ok(()) => self.reset(cx),
             Err(e) => Self::error(cx, &e.to_string()),
         }
@@ -187,7 +190,7 @@ impl Console {
             Ok(_) => return Self::error(cx, &format!("load: {file} holds no GGF record")),
             Err(e) => return Self::error(cx, &format!("load: {file}: {e}")),
         };
-        let game = match record.to_variant_game(cx.engine.settings().variant) {
+        let game = match record.to_game(cx.engine.settings().variant) {
             Ok(g) => g,
             Err((i, e)) => {
                 return Self::error(
@@ -196,7 +199,7 @@ impl Console {
                 );
             }
         };
-        match cx.engine.new_variant_game(game.variant_start()) {
+        match cx.engine.new_game(game.variant_start()) {
             Ok(()) => {
                 cx.engine.set_game(game);
                 self.reset(cx);
@@ -226,7 +229,7 @@ impl Console {
                 Ok(lines) => cx.out.line(&lines.join("\n")),
                 Err(e) => Self::error(cx, &e),
             },
-            Command::New => match cx.engine.new_game_at_start() {
+            Command::New => match cx.engine.new_game(cx.engine.settings().variant.start()) {
                 Ok(()) => self.reset(cx),
                 Err(e) => Self::error(cx, &e.to_string()),
             },

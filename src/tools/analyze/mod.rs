@@ -22,7 +22,7 @@ pub mod svg;
 use crate::board::{Color, Move};
 use crate::engine::{Engine, EngineError, Event, Job, Settings};
 use crate::eval::to_discs;
-use crate::format::{ParseError, parse_first_ggf, parse_variant_transcript};
+use crate::format::{ParseError, parse_first_ggf, parse_transcript};
 use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::{Level, Limits, ScoreKind, SearchResult};
@@ -104,16 +104,12 @@ pub fn parse_game(text: &str, variant: Variant) -> Result<Game, ParseError> {
     if text.trim_start().starts_with('(') {
         // Only the first record is used, so only it is read.
         let first = parse_first_ggf(text)?;
-        first.to_variant_game(variant).map_err(|(i, e)| {
+        first.to_game(variant).map_err(|(i, e)| {
             let msg = format!("move {} is illegal under {variant}: {e}", i + 1);
             ParseError::at_end(crate::format::ErrorKind::IllegalMove, msg, text)
         })
     } else {
-        let start = variant.start();
-        let (_, moves) = parse_variant_transcript(start, text.trim())?;
-        let mut game = Game::from_variant(start);
-        game.moves = moves;
-        Ok(game)
+        parse_transcript(variant.start(), text.trim())
     }
 }
 
@@ -130,7 +126,7 @@ fn search_at(
         ..level.limits
     };
     engine.set_level(Level { limits, ..level });
-    engine.set_game(Game::from_variant(*pos));
+    engine.set_game(Game::new(*pos));
     engine.start(Job::Go { clock: None })?;
     match engine.wait().pop() {
         Some(Event::Finished(f)) => Ok(f.result.expect("a move search has a result")),

@@ -20,6 +20,7 @@ use super::{GameResult, MatchConfig, schedule};
 use crate::board::{Color, Move};
 use crate::format::{GgfGame, parse_ggf};
 use crate::input::{MAX_TEXT, read_text};
+use crate::rules::Variant;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
@@ -230,7 +231,7 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         .parse()
         .map_err(|_| format!("'{re}' is not a result"))?;
     let game = record
-        .to_game()
+        .to_game(Variant::Othello)
         .map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
     let end = game.variant_position();

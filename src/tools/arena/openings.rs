@@ -12,7 +12,7 @@
 //! a random opening's first four plies are such placements.
 
 use crate::board::Move;
-use crate::format::{parse_variant_transcript, write_transcript};
+use crate::format::{parse_transcript, write_transcript};
 use crate::rng::Rng;
 use crate::rules::Variant;
 use crate::rules::game::Game;
@@ -43,13 +43,9 @@ pub fn parse_openings(text: &str, variant: Variant) -> Result<Vec<Game>, Opening
         if line.is_empty() {
             continue;
         }
-        let (end, moves) = parse_variant_transcript(variant.start(), line)
+        let game = parse_transcript(variant.start(), line)
             .map_err(|e| OpeningError(format!("openings line {}: {e}", i + 1)))?;
-        let game = Game {
-            moves,
-            ..Game::from_variant(variant.start())
-        };
-        if end.is_game_over() {
+        if game.is_over() {
             return Err(OpeningError(format!(
                 "openings line {}: '{line}' ends the game",
                 i + 1
@@ -83,7 +79,7 @@ pub fn random_openings(
             )));
         }
         draws += 1;
-        let mut game = Game::from_variant(variant.start());
+        let mut game = Game::new(variant.start());
         let mut pos = variant.start();
         while game.len() < plies && !pos.is_game_over() {
             let moves = pos.moves();
