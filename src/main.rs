@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches};
 use mollett::tools::cli::{self, Cli, Command};
-use mollett::tools::{analyze, arena, bench, learn, perft, solve};
+use mollett::tools::{accuracy, analyze, arena, bench, learn, perft, solve};
 
 fn main() {
     let matches = Cli::command()
@@ -67,6 +67,7 @@ fn run(cli: Cli) -> Result<bool> {
         }) => bench::run_bench(threads.into()).map(|()| true),
         Some(Command::Match(args)) => arena::command::run_match(args).map(|()| true),
         Some(Command::Analyze(args)) => analyze::command::run_analyze(args).map(|()| true),
+        Some(Command::Accuracy(args)) => accuracy::run_accuracy(args).map(|()| true),
         Some(Command::Datagen(args)) => learn::cli::run_datagen(args).map(|()| true),
         Some(Command::Relabel(args)) => learn::cli::run_relabel(args).map(|()| true),
         Some(Command::Train(args)) => learn::cli::run_train(args).map(|()| true),

@@ -134,6 +134,10 @@ pub enum Command {
     /// Review a game: for every move, the best move, both evaluations, the loss
     /// in discs and a mark for mistakes.
     Analyze(AnalyzeArgs),
+    /// Measure scores and moves against exact ones: search every position of
+    /// an OBF file that scores each legal move and report the errors, overall
+    /// and by empties.
+    Accuracy(crate::tools::accuracy::AccuracyArgs),
     /// Generate training positions from self-play, labelled by exact solves and
     /// game results (shardable, resumable).
     Datagen(crate::tools::learn::cli::DatagenArgs),

@@ -5,6 +5,8 @@
 //!
 //! - [`arena`]: engine-against-engine matches and tournaments (`match`).
 //! - [`analyze`]: a game reviewed move by move (`analyze`).
+//! - [`accuracy`]: scores and moves against exact ones on an OBF file
+//!   (`accuracy`).
 //! - [`solve`]: exact solves of OBF files (`solve`).
 //! - [`bench`]: the fixed bench and its signature, and time to depth (`bench`).
 //! - [`perft`]: leaf counts (`perft`).
@@ -23,11 +25,13 @@ macro_rules! say {
     };
 }
 
+pub mod accuracy;
 pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod learn;
+pub mod obf_lines;
 pub mod out;
 pub mod perft;
 pub mod selfplay;
