@@ -111,7 +111,7 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
                 tt.clear();
                 let mut solver = Solver::new(&tt, &stop);
                 solver.solve(e.position.board, -64, 64);
-                bare += solver.nodes;
+                bare += solver.nodes();
             }
         }
     }

@@ -40,7 +40,7 @@ fn searched_as<R: Rules<Pos = Board>>(board: Board, selectivity: Selectivity) ->
     let stop = AtomicBool::new(false);
     let mut m = Midgame::<R>::under(&tt, &stop, EvalKind::Learned).with_selectivity(selectivity);
     let line = m.pvs(board, DEPTH, -INF, INF);
-    (line.score, m.nodes, line.pv[0])
+    (line.score, m.nodes(), line.pv[0])
 }
 
 /// Score and nodes of a fresh Othello search of `board` at `selectivity`.

@@ -15,16 +15,16 @@
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
 
 use super::NullWindowBest;
-use super::busy::BusyTable;
+use super::context::Context;
 use super::last_empties::parity_first;
 use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
     ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SHALLOW_EMPTIES, SOLVER_PARITY_BONUS,
-    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
+    STABILITY_MIN_EMPTIES, stability_threshold,
 };
 use super::stack::Stack;
-use super::watch::{Watch, Watched, exact_bounds};
+use super::watch::{Watched, exact_bounds};
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
@@ -35,27 +35,14 @@ use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// A score no game reaches, above every final count.
 pub const INF_DISCS: i32 = 65;
 
-/// The solver's state for one search under the rules `R`: node counter, stop
-/// flag, shared table.
+/// The solver's state for one search under the rules `R`: its thread context
+/// (node counter, stop flags, shared table).
 pub struct Solver<'a, R: Rules = Othello> {
-    /// Positions visited.
-    pub nodes: u64,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
-    next_check: u64,
-    deadline: Option<Instant>,
-    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
-    outer_stop: Option<&'a AtomicBool>,
-    aborted: bool,
-    busy: Option<&'a BusyTable>,
-    /// With several threads: the null-window nodes this thread is inside, at
-    /// [`ABDADA_MIN_EMPTIES`] or more.
-    watch: Watch,
+    ctx: Context<'a>,
     rules: PhantomData<R>,
 }
 
@@ -86,42 +73,25 @@ impl<'a> Solver<'a> {
 impl<'a, R: Rules> Solver<'a, R> {
     /// A solver under the rules `R` sharing `tt` and watching `stop`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
+        Solver::in_context(Context::new(tt, stop))
+    }
+
+    /// A solver under the rules `R` in the thread context `ctx`.
+    pub fn in_context(ctx: Context<'a>) -> Solver<'a, R> {
         Solver {
-            nodes: 0,
-            tt,
-            stop,
-            next_check: STOP_CHECK_INTERVAL,
-            deadline: None,
-            outer_stop: None,
-            aborted: false,
-            busy: None,
-            watch: Watch::default(),
+            ctx,
             rules: PhantomData,
         }
     }
 
-    /// The same search, stopping (and raising the stop flag) at `deadline`.
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
-        self
-    }
-
-    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
-    /// helper watches the caller's flag itself: see `smp`).
-    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
-        self.outer_stop = outer;
-        self
-    }
-
-    /// The same search, sharing `busy` with the other threads of a lazy-SMP search.
-    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
-        self.busy = busy;
-        self
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes
     }
 
     /// Whether the stop flag cut the last search short (its result is then void).
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.ctx.aborted
     }
 
     /// Solves `board` within `(alpha, beta)` (discs): the exact score if it lies
@@ -155,20 +125,11 @@ impl<'a, R: Rules> Solver<'a, R> {
         nws_plain(self, board, alpha)
     }
 
-    /// Whether to stop now; polls the shared flag every few thousand nodes, and
-    /// with it the table, for a node above this one that another thread has
-    /// answered meanwhile (then this thread unwinds to it: see `watch`).
+    /// Whether to stop now (see [`Context::should_stop`]), reading table
+    /// entries as the solver's exact bounds.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.tt.add_progress(STOP_CHECK_INTERVAL);
-            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
-            if self.watch.must_abort(stopped, self.tt, exact_bounds) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.ctx.should_stop(exact_bounds)
     }
 }
 
@@ -211,7 +172,7 @@ fn shallow_value<K: Kernel, R: Rules>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    s.nodes += 1;
+    s.ctx.nodes += 1;
     if depth == 0 {
         return R::order_value(k, board);
     }
@@ -265,7 +226,7 @@ fn move_key<K: Kernel, R: Rules>(
             INF_EVAL,
         ))
     } else if empties >= order.eval_min_empties {
-        s.nodes += 1;
+        s.ctx.nodes += 1;
         Some(R::order_value(k, child))
     } else {
         None
@@ -292,11 +253,11 @@ fn nws_body<K: Kernel, R: Rules>(
     let empty = R::board(&board).empty();
     let empties = empty.count_ones();
     if empties <= 4
-        && let Some(v) = R::last_empties(k, &mut s.nodes, &board, alpha, empties)
+        && let Some(v) = R::last_empties(k, &mut s.ctx.nodes, &board, alpha, empties)
     {
         return v;
     }
-    s.nodes += 1;
+    s.ctx.nodes += 1;
     if s.should_stop() {
         return 0;
     }
@@ -337,7 +298,7 @@ fn nws_body<K: Kernel, R: Rules>(
     let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if empties >= ENDGAME_TT_MIN_EMPTIES
-        && let Some(d) = s.tt.probe(hash)
+        && let Some(d) = s.ctx.tt.probe(hash)
     {
         if d.selectivity == PROVEN && d.depth as u32 == empties {
             let (lo, hi) = (d.lower as i32 / DISC, d.upper as i32 / DISC);
@@ -360,7 +321,7 @@ fn nws_body<K: Kernel, R: Rules>(
         let f = R::flips(k, &board, sq);
         let child_hash = if child_probes {
             let h = R::key(&R::make(&board, sq, f));
-            s.tt.prefetch(h);
+            s.ctx.tt.prefetch(h);
             h
         } else {
             0
@@ -374,7 +335,7 @@ fn nws_body<K: Kernel, R: Rules>(
         // Enhanced transposition cut-off: a child the table already proves bad
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
-            && let Some(d) = s.tt.probe(child_hash)
+            && let Some(d) = s.ctx.tt.probe(child_hash)
             && d.selectivity == PROVEN
             && (d.upper as i32) / DISC < -alpha
         {
@@ -388,9 +349,9 @@ fn nws_body<K: Kernel, R: Rules>(
     }
     // With several threads, this node is watched from below: should another
     // thread resolve it meanwhile, this thread's work under it is dropped.
-    let busy = s.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
+    let busy = s.ctx.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
     if busy.is_some() {
-        s.watch.enter(Watched {
+        s.ctx.watch.enter(Watched {
             hash,
             alpha,
             depth: empties,
@@ -425,20 +386,20 @@ fn nws_body<K: Kernel, R: Rules>(
                 _ => None,
             };
             let v = -recurse(s, child, -alpha - 1);
-            if s.aborted || best.cuts(v, sq, alpha) {
+            if s.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
         for &(sq, f) in deferred.as_slice() {
             let v = -recurse(s, R::make(&board, sq, f), -alpha - 1);
-            if s.aborted || best.cuts(v, sq, alpha) {
+            if s.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
     }
     // Unwound to here (another thread answered this node first, and its answer
     // is ours), or stopped.
-    if let Some(score) = s.watch.unwound(busy.is_some(), &mut s.aborted) {
+    if let Some(score) = s.ctx.watch.unwound(busy.is_some(), &mut s.ctx.aborted) {
         return score;
     }
     if empties >= ENDGAME_TT_MIN_EMPTIES {
@@ -447,7 +408,7 @@ fn nws_body<K: Kernel, R: Rules>(
         } else {
             (-(INF_DISCS - 1), best.score)
         };
-        s.tt.store(
+        s.ctx.tt.store(
             hash,
             TtData {
                 lower: (lower.max(-64) * DISC) as i16,
@@ -489,7 +450,7 @@ fn pvs_body<K: Kernel, R: Rules>(
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32, i32) -> Solved,
     nws: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> Solved {
-    s.nodes += 1;
+    s.ctx.nodes += 1;
     let moves = R::moves(Dispatch, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -508,7 +469,7 @@ fn pvs_body<K: Kernel, R: Rules>(
     let empty = R::board(&board).empty();
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     let hash = R::key(&board);
-    let tt_move = s.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
+    let tt_move = s.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
     for sq in Squares(moves) {
         let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
@@ -538,12 +499,12 @@ fn pvs_body<K: Kernel, R: Rules>(
             line.score = -line.score;
         } else {
             line.score = -nws(s, child, -alpha - 1);
-            if line.score > alpha && line.score < beta && !s.aborted {
+            if line.score > alpha && line.score < beta && !s.ctx.aborted {
                 line = recurse(s, child, -beta, -alpha);
                 line.score = -line.score;
             }
         }
-        if s.aborted {
+        if s.ctx.aborted {
             return best;
         }
         if line.score > best.score {
@@ -566,7 +527,7 @@ fn pvs_body<K: Kernel, R: Rules>(
         } else {
             (-64, best.score)
         };
-        s.tt.store(
+        s.ctx.tt.store(
             hash,
             TtData {
                 lower: (lower * DISC) as i16,

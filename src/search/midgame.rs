@@ -7,16 +7,16 @@
 //! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
 use super::NullWindowBest;
-use super::busy::BusyTable;
+use super::context::Context;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
-    STOP_CHECK_INTERVAL, endgame_passes, stability_threshold,
+    endgame_passes, stability_threshold,
 };
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
-use super::watch::{Watch, Watched};
+use super::watch::Watched;
 use crate::board::MAX_MOVES;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
@@ -26,7 +26,6 @@ use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
 use crate::variant::rules::{Othello, Rules};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Above every score: no position is worth this.
 pub const INF: i32 = 10_000;
@@ -48,24 +47,13 @@ pub struct Line {
 
 /// One worker's midgame search state under the rules `R`.
 pub struct Midgame<'a, R: Rules = Othello> {
-    /// Positions visited, exact-solver nodes included.
-    pub nodes: u64,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
+    /// The thread's context: table, stop flags, node count (exact-solver
+    /// nodes included).
+    ctx: Context<'a>,
     eval: EvalKind,
-    next_check: u64,
-    deadline: Option<Instant>,
-    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
-    outer_stop: Option<&'a AtomicBool>,
-    aborted: bool,
     /// What a drawn game is worth to the side to move at the current node
     /// (centi-discs); it changes sign with every ply, pass included.
     draw: i32,
-    /// The positions other threads are searching, when there are several.
-    busy: Option<&'a BusyTable>,
-    /// With several threads: the null-window nodes this thread is inside, from
-    /// [`MIDGAME_ABDADA_MIN_DEPTH`].
-    watch: Watch,
     /// How sure a Multi-ProbCut cut must be (full width: no cut).
     selectivity: Selectivity,
     /// The regressions, when the search is selective and has some for its
@@ -85,22 +73,30 @@ impl<'a, R: Rules> Midgame<'a, R> {
     /// A search under the rules `R` sharing `tt`, watching `stop`, scoring
     /// leaves with `eval`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
+        Midgame::in_context(Context::new(tt, stop), eval)
+    }
+
+    /// A search under the rules `R` in the thread context `ctx`, scoring
+    /// leaves with `eval`.
+    pub fn in_context(ctx: Context<'a>, eval: EvalKind) -> Self {
         Midgame {
-            nodes: 0,
-            tt,
-            stop,
+            ctx,
             eval,
-            next_check: STOP_CHECK_INTERVAL,
-            deadline: None,
-            outer_stop: None,
-            aborted: false,
             draw: 0,
-            busy: None,
-            watch: Watch::default(),
             selectivity: Selectivity::FULL,
             probcut: None,
             rules: PhantomData,
         }
+    }
+
+    /// Positions visited so far, exact-solver nodes included.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes
+    }
+
+    /// Returns the node count and starts it again from 0.
+    pub fn take_nodes(&mut self) -> u64 {
+        std::mem::take(&mut self.ctx.nodes)
     }
 
     /// The same search at `selectivity`: below full width, null-window nodes
@@ -144,14 +140,6 @@ impl<'a, R: Rules> Midgame<'a, R> {
         self.selectivity
     }
 
-    /// The same search, sharing `busy` with the other threads of a lazy-SMP
-    /// search: from [`MIDGAME_ABDADA_MIN_DEPTH`] a later move another thread is
-    /// searching is put off until the others are done.
-    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
-        self.busy = busy;
-        self
-    }
-
     /// The same search, valuing a drawn game at `draw` centi-discs for the side
     /// to move in the positions given to [`pvs`](Self::pvs) and [`nws`](Self::nws)
     /// (the contempt), clamped to ±[`MAX_CONTEMPT`]: a draw then stays strictly
@@ -162,22 +150,9 @@ impl<'a, R: Rules> Midgame<'a, R> {
         self
     }
 
-    /// The same search, stopping (and raising the stop flag) at `deadline`.
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
-        self
-    }
-
-    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
-    /// helper watches the caller's flag itself: see `smp`).
-    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
-        self.outer_stop = outer;
-        self
-    }
-
     /// Whether the stop flag cut the last search short.
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.ctx.aborted
     }
 
     /// A PV search of `board` to `depth` plies over `(alpha, beta)`.
@@ -207,24 +182,13 @@ impl<'a, R: Rules> Midgame<'a, R> {
         nws_plain(self, board, depth, alpha)
     }
 
-    /// Whether to stop now; polls the shared flag every few thousand nodes, and
-    /// with it the table, for a node above this one that another thread has
-    /// answered meanwhile (then this thread unwinds to it: see `watch`).
+    /// Whether to stop now (see [`Context::should_stop`]), reading table
+    /// entries at this search's selectivity.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.tt.add_progress(STOP_CHECK_INTERVAL);
-            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
-            let sel = self.selectivity.percent();
-            if self
-                .watch
-                .must_abort(stopped, self.tt, |d, w| usable(d, w.depth, sel, w.draw))
-            {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        let selectivity = self.selectivity;
+        self.ctx
+            .should_stop(|d, w| usable(d, w.depth, selectivity.percent(), w.draw))
     }
 
     /// A final margin (or a solver's bound on it) in discs, as this search
@@ -250,13 +214,10 @@ impl<'a, R: Rules> Midgame<'a, R> {
     /// first).
     fn exact(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Line {
         let (a, b) = disc_window(alpha, beta, self.draw);
-        let mut solver = Solver::<R>::under(self.tt, self.stop)
-            .with_deadline(self.deadline)
-            .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy);
+        let mut solver = Solver::<R>::in_context(self.ctx.fresh());
         let r = solver.solve_reversed(board, a, b);
-        self.nodes += solver.nodes;
-        self.aborted |= solver.aborted();
+        self.ctx.nodes += solver.nodes();
+        self.ctx.aborted |= solver.aborted();
         Line {
             score: self.value(r.score),
             pv: r.pv,
@@ -309,7 +270,7 @@ fn nws_body<K: Kernel, R: Rules>(
     nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> i32 {
     // Step 1. Count the node; poll the stop flag.
-    m.nodes += 1;
+    m.ctx.nodes += 1;
     if m.should_stop() {
         return 0;
     }
@@ -347,7 +308,7 @@ fn nws_body<K: Kernel, R: Rules>(
     let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if depth >= MIDGAME_TT_MIN_DEPTH
-        && let Some(d) = m.tt.probe(hash)
+        && let Some(d) = m.ctx.tt.probe(hash)
     {
         if let Some((lo, hi)) = usable(&d, depth, m.selectivity.percent(), m.draw) {
             if lo > alpha {
@@ -368,20 +329,20 @@ fn nws_body<K: Kernel, R: Rules>(
         let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
         let sel = m.selectivity.percent();
         if high <= 64 * DISC && nws(m, board, reg.shallow, high - 1) >= high {
-            if m.aborted {
+            if m.ctx.aborted {
                 return 0;
             }
-            store(m.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
+            store(m.ctx.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
             return alpha + 1;
         }
         if low >= -64 * DISC && nws(m, board, reg.shallow, low) <= low {
-            if m.aborted {
+            if m.ctx.aborted {
                 return 0;
             }
-            store(m.tt, hash, (-INF, alpha), (depth, sel), tt_move);
+            store(m.ctx.tt, hash, (-INF, alpha), (depth, sel), tt_move);
             return alpha;
         }
-        if m.aborted {
+        if m.ctx.aborted {
             return 0;
         }
     }
@@ -391,9 +352,9 @@ fn nws_body<K: Kernel, R: Rules>(
     // With several threads, a later move another thread is on comes last
     // (ABDADA, as in the exact solver), by when the table may hold its result;
     // and this node is watched from below, as there.
-    let busy = m.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
+    let busy = m.ctx.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
     if busy.is_some() {
-        m.watch.enter(Watched {
+        m.ctx.watch.enter(Watched {
             hash,
             alpha,
             depth,
@@ -423,14 +384,14 @@ fn nws_body<K: Kernel, R: Rules>(
             m.draw = -m.draw;
             let v = -nws(m, child, depth - 1, -alpha - 1);
             m.draw = -m.draw;
-            if m.aborted || best.cuts(v, sq, alpha) {
+            if m.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
     }
     // Unwound to here (another thread answered this node first, and its answer
     // is ours), or stopped.
-    if let Some(score) = m.watch.unwound(busy.is_some(), &mut m.aborted) {
+    if let Some(score) = m.ctx.watch.unwound(busy.is_some(), &mut m.ctx.aborted) {
         return score;
     }
     // Step 7. Remember the bound.
@@ -441,7 +402,7 @@ fn nws_body<K: Kernel, R: Rules>(
             (-INF, best.score)
         };
         let sel = m.selectivity.percent();
-        store(m.tt, hash, (lower, upper), (depth, sel), best.mv);
+        store(m.ctx.tt, hash, (lower, upper), (depth, sel), best.mv);
     }
     best.score
 }
@@ -479,7 +440,7 @@ fn pv_body<K: Kernel, R: Rules>(
     pv: impl Fn(&mut Midgame<R>, R::Pos, u32, i32, i32) -> Line,
     nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> Line {
-    m.nodes += 1;
+    m.ctx.nodes += 1;
     if m.should_stop() {
         return Line::default();
     }
@@ -510,7 +471,7 @@ fn pv_body<K: Kernel, R: Rules>(
         return m.exact(board, alpha, beta);
     }
     let hash = R::key(&board);
-    let tt_move = m.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
+    let tt_move = m.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth.max(2));
     let alpha0 = alpha;
     let mut best = Line {
@@ -526,7 +487,7 @@ fn pv_body<K: Kernel, R: Rules>(
             line.score = -line.score;
         } else {
             let v = -nws(m, child, depth - 1, -alpha - 1);
-            if v > alpha && v < beta && !m.aborted {
+            if v > alpha && v < beta && !m.ctx.aborted {
                 line = pv(m, child, depth - 1, -beta, -alpha);
                 line.score = -line.score;
             } else {
@@ -537,7 +498,7 @@ fn pv_body<K: Kernel, R: Rules>(
             }
         }
         m.draw = -m.draw;
-        if m.aborted {
+        if m.ctx.aborted {
             return best;
         }
         if line.score > best.score {
@@ -560,7 +521,7 @@ fn pv_body<K: Kernel, R: Rules>(
         (-INF, best.score)
     };
     let sel = m.selectivity.percent();
-    store(m.tt, hash, (lower, upper), (depth, sel), best_move);
+    store(m.ctx.tt, hash, (lower, upper), (depth, sel), best_move);
     best
 }
 

@@ -12,6 +12,7 @@
 
 mod answer;
 pub mod busy;
+pub mod context;
 pub mod endgame;
 pub(crate) mod last_empties;
 pub mod level;
@@ -204,24 +205,6 @@ pub struct SearchResult {
     /// Whether a stop cut the search short (the result is then the last complete
     /// iteration's).
     pub stopped: bool,
-}
-
-/// Whether a search must stop: the shared flag or the `outer` one is up, or
-/// `deadline` has passed, in which case the flag is raised so that every thread
-/// of the search stops.
-pub(crate) fn must_stop(
-    stop: &AtomicBool,
-    outer: Option<&AtomicBool>,
-    deadline: Option<Instant>,
-) -> bool {
-    if stop.load(Ordering::Relaxed) || outer.is_some_and(|f| f.load(Ordering::Relaxed)) {
-        return true;
-    }
-    if deadline.is_some_and(|d| Instant::now() >= d) {
-        stop.store(true, Ordering::Relaxed);
-        return true;
-    }
-    false
 }
 
 /// The best move so far of a null-window node, and its score (fail-soft).

@@ -313,7 +313,13 @@ impl<R: Rules> MultiPv<'_, R> {
             let Some(scored) = self.pass(&mut below, true) else {
                 return last;
             };
-            let it = self.iteration(&scored, ScoreKind::Midgame(depth), 1, midgame.nodes, start);
+            let it = self.iteration(
+                &scored,
+                ScoreKind::Midgame(depth),
+                1,
+                midgame.nodes(),
+                start,
+            );
             report(&it);
             last = Some(it);
         }
@@ -329,7 +335,7 @@ impl<R: Rules> MultiPv<'_, R> {
                     return last;
                 };
                 let kind = ScoreKind::Midgame(empties);
-                let it = self.iteration(&scored, kind, 1, midgame.nodes, start);
+                let it = self.iteration(&scored, kind, 1, midgame.nodes(), start);
                 report(&it);
                 last = Some(it);
             }
@@ -341,7 +347,7 @@ impl<R: Rules> MultiPv<'_, R> {
             };
             // Win/loss/draw scores are only signs: no null-window pruning on them.
             let scored = self.pass(&mut below, !wld);
-            let nodes = midgame.nodes + solver.nodes;
+            let nodes = midgame.nodes() + solver.nodes();
             let Some(scored) = scored else {
                 return last;
             };

@@ -1,7 +1,7 @@
 //! The root: iterative deepening with aspiration windows, the exact and
 //! win/loss/draw solves, and the seeded choice between moves rated exactly equal.
 
-use super::busy::BusyTable;
+use super::context::Context;
 use super::endgame::{INF_DISCS, Solver};
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
@@ -14,9 +14,8 @@ use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
 use crate::eval::DISC;
 use crate::rng::Rng;
-use crate::tt::{NO_MOVE, TranspositionTable};
+use crate::tt::NO_MOVE;
 use crate::variant::rules::Rules;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// What the root needs from the search below it (positions `P`), in that
@@ -76,31 +75,22 @@ struct RootPass {
 /// The root of one search under the rules `R`.
 pub(super) struct Root<'a, R: Rules> {
     req: &'a SearchRequest<R>,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
+    /// The thread's context, which every search below the root copies.
+    ctx: Context<'a>,
     start: Instant,
     nodes: u64,
     /// Root moves in the order to try them; the last pass's choice first.
     order: Vec<u8>,
     /// Plies a lazy-SMP helper adds to every iteration's depth.
     depth_offset: u32,
-    /// The positions other threads are searching, when there are several.
-    pub(super) busy: Option<&'a BusyTable>,
-    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
-    pub(super) outer_stop: Option<&'a AtomicBool>,
-    /// The hard deadline: the request's, or for a helper the main thread's.
-    pub(super) deadline: Option<Instant>,
 }
 
 impl<'a, R: Rules> Root<'a, R> {
-    pub(super) fn new(
-        req: &'a SearchRequest<R>,
-        tt: &'a TranspositionTable,
-        stop: &'a AtomicBool,
-        start: Instant,
-    ) -> Root<'a, R> {
+    /// The root of `req`'s search in the thread context `ctx` (whose table,
+    /// flags, deadline and busy table every search below uses).
+    pub(super) fn new(req: &'a SearchRequest<R>, ctx: Context<'a>, start: Instant) -> Root<'a, R> {
         let b = req.board;
-        let tt_move = tt.probe(R::key(&b)).map_or(NO_MOVE, |d| d.best_move);
+        let tt_move = ctx.tt.probe(R::key(&b)).map_or(NO_MOVE, |d| d.best_move);
         let order = order_moves::<R>(&b, R::moves(Dispatch, &b), tt_move, 2)
             .as_slice()
             .iter()
@@ -108,15 +98,11 @@ impl<'a, R: Rules> Root<'a, R> {
             .collect();
         Root {
             req,
-            tt,
-            stop,
+            ctx,
             start,
             nodes: 0,
             order,
             depth_offset: 0,
-            busy: None,
-            outer_stop: None,
-            deadline: req.time.map(|t| start + t.hard),
         }
     }
 
@@ -271,10 +257,7 @@ impl<'a, R: Rules> Root<'a, R> {
             Ok(standing) => standing,
             Err(stopped) => return stopped,
         };
-        let mut solver = Solver::<R>::under(self.tt, self.stop)
-            .with_deadline(self.deadline)
-            .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy);
+        let mut solver = Solver::<R>::in_context(self.ctx.fresh());
         let pass = if wld {
             self.pass(&mut solver, -1, 1, (-1, 1), Some(rng))
         } else {
@@ -290,7 +273,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 Some(rng),
             )
         };
-        self.nodes += solver.nodes;
+        self.nodes += solver.nodes();
         let kind = if wld {
             ScoreKind::WinLossDraw
         } else {
@@ -312,11 +295,8 @@ impl<'a, R: Rules> Root<'a, R> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> Result<Option<SearchResult>, SearchResult> {
         let empties = R::board(&self.req.board).empties();
-        let mut midgame = Midgame::<R>::under(self.tt, self.stop, self.req.eval)
-            .with_deadline(self.deadline)
-            .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy)
-            .with_draw(-self.req.contempt);
+        let mut midgame =
+            Midgame::<R>::in_context(self.ctx.fresh(), self.req.eval).with_draw(-self.req.contempt);
         let mut standing: Option<SearchResult> = None;
         for &sel in midgame.endgame_passes(empties) {
             midgame = midgame.with_selectivity(sel);
@@ -334,7 +314,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 None,
             );
             let aborted = midgame.aborted();
-            self.nodes += std::mem::take(&mut midgame.nodes);
+            self.nodes += midgame.take_nodes();
             match pass.filter(|_| !aborted) {
                 Some(p) => {
                     let r = self.result(p.score, ScoreKind::Midgame(empties), &p.pv, false);
@@ -374,10 +354,7 @@ impl<'a, R: Rules> Root<'a, R> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let board = self.req.board;
-        let mut midgame = Midgame::<R>::under(self.tt, self.stop, self.req.eval)
-            .with_deadline(self.deadline)
-            .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy)
+        let mut midgame = Midgame::<R>::in_context(self.ctx.fresh(), self.req.eval)
             .with_selectivity(self.req.limits.selectivity)
             // The midgame search scores the children: the opponent moves there.
             .with_draw(-self.req.contempt);
@@ -403,7 +380,7 @@ impl<'a, R: Rules> Root<'a, R> {
                 (-INF, INF),
                 Some(rng),
             );
-            self.nodes = midgame.nodes;
+            self.nodes = midgame.nodes();
             let Some(p) = pass else {
                 let mut r = last.unwrap_or_else(|| self.fallback());
                 r.stopped = true;

@@ -19,6 +19,7 @@
 
 use super::answer::Standing;
 use super::busy::BusyTable;
+use super::context::Context;
 use super::root::Root;
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
@@ -55,10 +56,11 @@ impl<R: Rules> Shared<'_, R> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let mut rng = Rng::new(self.req.seed ^ R::key(&self.req.board));
-        let mut root = Root::new(self.req, self.tt, stop, self.start);
-        root.busy = self.busy;
-        root.outer_stop = self.outer_stop;
-        root.deadline = self.deadline;
+        let ctx = Context::new(self.tt, stop)
+            .with_deadline(self.deadline)
+            .with_outer_stop(self.outer_stop)
+            .with_busy(self.busy);
+        let mut root = Root::new(self.req, ctx, self.start);
         if helper > 0 {
             root.make_helper(helper, self.root == RootSearch::Midgame);
         }
