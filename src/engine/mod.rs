@@ -28,7 +28,7 @@ pub(crate) use worker::THREAD_NAME;
 
 use crate::board::{IllegalMove, Move, Position};
 use crate::game::Game;
-use crate::search::multipv::MultiPvIteration;
+use crate::search::MultiPvIteration;
 use crate::search::{Level, Limits, ScoreKind, SearchResult, TimeLimit};
 use crate::tt::{TranspositionTable, TtError};
 use crate::variant::{Variant, VariantPosition};

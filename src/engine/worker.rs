@@ -9,10 +9,10 @@ use super::{Event, Finished, Job, JobId, Settings};
 use crate::board::{Color, Move};
 use crate::eval::DISC;
 use crate::game::Game;
-use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv_under};
 use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
+use crate::search::{MultiPvIteration, MultiPvRequest, multipv_under};
 use crate::tt::TranspositionTable;
 use crate::variant::VariantPosition;
 use crate::variant::rules::{Rules, with_rules};

@@ -94,6 +94,12 @@ impl<'a> Context<'a> {
         self.aborted
     }
 
+    /// Whether the search's own stop flag is up (the outer flag and the
+    /// deadline aside).
+    pub(super) fn stop_raised(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// Whether to stop now; polls the stop flags every few thousand nodes, and
     /// with them the table, for a watched node above this one that another
     /// thread has answered meanwhile (then this thread unwinds to it: see

@@ -20,7 +20,7 @@
 use super::answer::Standing;
 use super::busy::BusyTable;
 use super::context::Context;
-use super::root::Root;
+use super::root::{Lines, Root};
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
@@ -60,7 +60,7 @@ impl<R: Rules> Shared<'_, R> {
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
             .with_busy(self.busy);
-        let mut root = Root::new(self.req, ctx, self.start);
+        let mut root = Root::new(self.req, ctx, self.start, Lines::Best);
         if helper > 0 {
             root.make_helper(helper, self.root == RootSearch::Midgame);
         }
@@ -74,10 +74,7 @@ impl<R: Rules> Shared<'_, R> {
             Some(s) => s.report(r, report),
             None => report(r),
         };
-        let r = match self.root {
-            RootSearch::Midgame => root.deepen(&mut rng, &mut report),
-            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng, &mut report),
-        };
+        let r = root.best_move(self.root, &mut rng, &mut report);
         if let Some(s) = standing.filter(|_| r.stopped) {
             s.give_standing(r.nodes);
         }

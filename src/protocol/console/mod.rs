@@ -14,8 +14,8 @@ use crate::engine::time::budget;
 use crate::engine::{Event, Job, MoveTime};
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_variant_transcript};
 use crate::game::Game;
+use crate::search::MultiPvIteration;
 use crate::search::ScoreKind;
-use crate::search::multipv::MultiPvIteration;
 use std::time::Duration;
 
 mod commands;
