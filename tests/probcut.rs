@@ -12,9 +12,11 @@ use mollett::eval::wfile::{self, RulesTag};
 use mollett::search::endgame::Solver;
 use mollett::search::midgame::{INF, Midgame};
 use mollett::search::probcut::ProbCut;
-use mollett::search::{Level, ScoreKind, SearchRequest, Selectivity, probcut, search_under};
+use mollett::search::{
+    Level, RuleSearch, ScoreKind, SearchRequest, Selectivity, probcut, search_under,
+};
 use mollett::tt::TranspositionTable;
-use mollett::variant::rules::{Anti, Othello, Rules};
+use mollett::variant::rules::{Anti, Othello};
 use mollett::variant::{Variant, VariantPosition};
 use std::sync::atomic::AtomicBool;
 
@@ -35,7 +37,10 @@ fn positions() -> Vec<Board> {
 
 /// Score, nodes and first move of a fresh search of `board` under the rules
 /// `R` at `selectivity`.
-fn searched_as<R: Rules<Pos = Board>>(board: Board, selectivity: Selectivity) -> (i32, u64, u8) {
+fn searched_as<R: RuleSearch<Pos = Board>>(
+    board: Board,
+    selectivity: Selectivity,
+) -> (i32, u64, u8) {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
     let mut m = Midgame::<R>::under(&tt, &stop, EvalKind::Learned).with_selectivity(selectivity);
@@ -121,7 +126,7 @@ fn surer_selectivities_search_more() {
 /// A full-width search under `R` in a table that a 73% search has filled
 /// must score every position as a full-width search in a fresh table does
 /// (the node counts may differ: the selective entries still order the moves).
-fn check_selective_entries_are_not_taken_at_full_width<R: Rules<Pos = Board>>() {
+fn check_selective_entries_are_not_taken_at_full_width<R: RuleSearch<Pos = Board>>() {
     let stop = AtomicBool::new(false);
     for b in positions() {
         let tt = TranspositionTable::new(16).unwrap();

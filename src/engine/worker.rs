@@ -12,10 +12,10 @@ use crate::game::Game;
 use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
-use crate::search::{MultiPvIteration, MultiPvRequest, multipv_under};
+use crate::search::{MultiPvIteration, MultiPvRequest, RuleSearch, multipv_under};
 use crate::tt::TranspositionTable;
 use crate::variant::VariantPosition;
-use crate::variant::rules::{Rules, with_rules};
+use crate::variant::rules::with_rules;
 use crossbeam_channel::Sender;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -89,7 +89,7 @@ pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
     with_rules!(pos.variant, R => evaluate_under::<R>(&pos, settings))
 }
 
-fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
+fn evaluate_under<R: RuleSearch>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
     let p = R::position(pos);
     if pos.is_game_over() {
         (R::final_score(&p) * DISC, ScoreKind::Exact)
@@ -99,7 +99,7 @@ fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32,
 }
 
 /// The job under the rules `R`.
-fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
+fn execute_under<R: RuleSearch>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     let start = Instant::now();
     let pos = w.game.variant_position();
     match w.job {
@@ -111,7 +111,7 @@ fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> 
 }
 
 /// A search request for `pos` from the job's settings.
-fn request<R: Rules>(
+fn request<R: RuleSearch>(
     w: &Work,
     pos: &VariantPosition,
     limits: Limits,
@@ -147,7 +147,7 @@ enum Choice {
 
 /// A move choice or a solve. The search sends the job's `Finished` itself, as
 /// soon as it has its answer (`None` then).
-fn go<R: Rules>(
+fn go<R: RuleSearch>(
     w: &Work,
     pos: &VariantPosition,
     choice: Choice,
@@ -199,7 +199,7 @@ fn go<R: Rules>(
 
 /// The best `lines` moves at every depth. When the side to move must pass, the
 /// opponent's best line is reported behind the pass, its score negated.
-fn hint<R: Rules>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
+fn hint<R: RuleSearch>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
     if !pos.is_game_over() {
         let passed = pos.must_pass();
@@ -243,7 +243,7 @@ fn behind_pass(it: &MultiPvIteration) -> MultiPvIteration {
 
 /// Scores every position of the game, last first (the solved tail fills the
 /// table for the positions before it).
-fn analyze<R: Rules>(w: &Work, start: Instant) -> Finished {
+fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
     let mut nodes = 0;
     let mut stopped = false;
     let positions = w.game.variant_positions();

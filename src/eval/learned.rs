@@ -608,7 +608,8 @@ mod tests {
 
     #[test]
     fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
-        use crate::variant::rules::{Anti, Rules};
+        use crate::search::RuleSearch;
+        use crate::variant::rules::Anti;
         let mut differs = 0;
         for b in random_positions(30) {
             let v = evaluate_learned_anti(&b);

@@ -28,9 +28,9 @@ use crate::eval::EvalKind;
 use crate::eval::wfile::RulesTag;
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::search::{Limits, SearchRequest, SearchResult, Selectivity, search_under};
+use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
-use crate::variant::rules::{Anti, Othello, Rules};
+use crate::variant::rules::{Anti, Othello};
 use std::sync::atomic::AtomicBool;
 
 /// Which games of a job one process plays: those with `index % count == index`.
@@ -120,7 +120,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 /// The search of `board` under the rules `R` with `req`'s settings.
-fn search_as<R: Rules<Pos = Board>>(
+fn search_as<R: RuleSearch<Pos = Board>>(
     req: &DatagenRequest,
     board: Board,
     seed: u64,

@@ -25,10 +25,10 @@ use crate::board::{Board, Position};
 use crate::eval::wfile::RulesTag;
 use crate::eval::{DISC, EvalKind};
 use crate::format::{parse_board_prefix, write_board_string};
+use crate::search::RuleSearch;
 use crate::search::midgame::{INF, Midgame};
 use crate::search::probcut::{PROBCUT_MIN_DEPTH, Pair, ProbCutFile, Regression, shallow_depth};
 use crate::tt::TranspositionTable;
-use crate::variant::rules::Rules;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
@@ -131,7 +131,7 @@ pub fn pick_positions(samples: &[Sample], per_phase: usize, seed: u64) -> Vec<Po
 /// alone: Othello, Anti-Reversi) full width with their learned evaluation at
 /// every depth from 0 to `max_depth` (and below its empties, where the search
 /// would turn into an exact solve); `None` if `stop` cut it short.
-pub fn depth_scores<R: Rules<Pos = Board>>(
+pub fn depth_scores<R: RuleSearch<Pos = Board>>(
     position: Position,
     max_depth: u32,
     stop: &AtomicBool,

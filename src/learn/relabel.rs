@@ -22,9 +22,9 @@ use super::sample::{self, LabelKind, Line};
 use crate::board::Board;
 use crate::eval::wfile::RulesTag;
 use crate::eval::{DISC, EvalKind};
-use crate::search::{Limits, SearchRequest, Selectivity, search_under};
+use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
-use crate::variant::rules::{Anti, Othello, Rules};
+use crate::variant::rules::{Anti, Othello};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -52,7 +52,7 @@ pub struct RelabelRequest {
 }
 
 /// The midgame search score of `board`, in whole discs (−64..=64).
-fn score_as<R: Rules<Pos = Board>>(
+fn score_as<R: RuleSearch<Pos = Board>>(
     req: &RelabelRequest,
     board: Board,
     tt: &TranspositionTable,

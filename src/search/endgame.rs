@@ -15,6 +15,7 @@
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
 
 use super::NullWindowBest;
+use super::RuleSearch;
 use super::context::Context;
 use super::last_empties::parity_first;
 use super::midgame::PASS;
@@ -32,7 +33,7 @@ use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Dispatch, Kernel, Portable};
 use crate::eval::DISC;
 use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
-use crate::variant::rules::{Othello, Rules};
+use crate::variant::rules::Othello;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 
@@ -41,7 +42,7 @@ pub const INF_DISCS: i32 = 65;
 
 /// The solver's state for one search under the rules `R`: its thread context
 /// (node counter, stop flags, shared table).
-pub struct Solver<'a, R: Rules = Othello> {
+pub struct Solver<'a, R: RuleSearch = Othello> {
     ctx: Context<'a>,
     rules: PhantomData<R>,
 }
@@ -70,7 +71,7 @@ impl<'a> Solver<'a> {
     }
 }
 
-impl<'a, R: Rules> Solver<'a, R> {
+impl<'a, R: RuleSearch> Solver<'a, R> {
     /// A solver under the rules `R` sharing `tt` and watching `stop`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
         Solver::in_context(Context::new(tt, stop))
@@ -139,9 +140,9 @@ impl<'a, R: Rules> Solver<'a, R> {
 /// How promising a move is for fastest-first ordering (higher first): few replies
 /// for the opponent, corners, the discs the mover gets, and the parity region
 /// (`first`: the squares of the preferred parity),
-/// weighed as the rules say ([`Rules::SOLVER_ORDER`]).
+/// weighed as the rules say ([`RuleSearch::SOLVER_ORDER`]).
 #[inline(always)]
-fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, first: u64) -> i32 {
+fn order_score<K: Kernel, R: RuleSearch>(k: K, child: &R::Pos, sq: u8, first: u64) -> i32 {
     let order = R::SOLVER_ORDER;
     let replies = R::moves(k, child);
     let replies = replies.count_ones() as i32
@@ -164,7 +165,7 @@ const INF_EVAL: i32 = 10_000;
 /// A small alpha-beta search over the evaluation, for move ordering only: no
 /// table, passes cost no depth. Every position it visits counts as a node, as in
 /// Edax, whose counts we compare with.
-fn shallow_value<K: Kernel, R: Rules>(
+fn shallow_value<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: &R::Pos,
@@ -207,7 +208,7 @@ fn shallow_value<K: Kernel, R: Rules>(
 /// per reply), fastest-first or parity alone, the more expensive the larger
 /// the subtree (the evaluation only where the rules order by it).
 #[inline(always)]
-fn move_key<K: Kernel, R: Rules>(
+fn move_key<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     child: &R::Pos,
@@ -243,7 +244,7 @@ fn move_key<K: Kernel, R: Rules>(
 
 /// The null-window node: is the score above `alpha`? Fail-soft.
 #[inline(always)]
-fn nws_body<K: Kernel, R: Rules>(
+fn nws_body<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: R::Pos,
@@ -422,13 +423,13 @@ fn nws_body<K: Kernel, R: Rules>(
     best.score
 }
 
-fn nws_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
+fn nws_plain<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
     nws_body(Portable, s, board, alpha, nws_plain::<R>)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
+fn nws_fast<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     nws_body(k, s, board, alpha, |s, b, a| nws_fast::<R>(s, b, a))
@@ -441,7 +442,7 @@ fn nws_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
 /// with a null window and a re-search when one beats `alpha`. Returns the score
 /// and the best move.
 #[inline(always)]
-fn pvs_body<K: Kernel, R: Rules>(
+fn pvs_body<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: R::Pos,
@@ -541,7 +542,7 @@ fn pvs_body<K: Kernel, R: Rules>(
     best
 }
 
-fn pvs_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+fn pvs_plain<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
     pvs_body(
         Portable,
         s,
@@ -555,7 +556,7 @@ fn pvs_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pvs_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+fn pvs_fast<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
     // SAFETY: `pvs_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pvs_body(

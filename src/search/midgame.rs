@@ -7,6 +7,7 @@
 //! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
 use super::NullWindowBest;
+use super::RuleSearch;
 use super::context::Context;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
@@ -23,7 +24,7 @@ use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind};
 use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
-use crate::variant::rules::{Othello, Rules};
+use crate::variant::rules::Othello;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 
@@ -46,7 +47,7 @@ pub struct Line {
 }
 
 /// One worker's midgame search state under the rules `R`.
-pub struct Midgame<'a, R: Rules = Othello> {
+pub struct Midgame<'a, R: RuleSearch = Othello> {
     /// The thread's context: table, stop flags, node count (exact-solver
     /// nodes included).
     ctx: Context<'a>,
@@ -69,7 +70,7 @@ impl<'a> Midgame<'a> {
     }
 }
 
-impl<'a, R: Rules> Midgame<'a, R> {
+impl<'a, R: RuleSearch> Midgame<'a, R> {
     /// A search under the rules `R` sharing `tt`, watching `stop`, scoring
     /// leaves with `eval`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
@@ -261,7 +262,7 @@ fn usable(d: &TtData, depth: u32, selectivity: u8, draw: i32) -> Option<(i32, i3
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
 /// evaluation; exact hand-off; table cut-off; ordered moves; table store.
 #[inline(always)]
-fn nws_body<K: Kernel, R: Rules>(
+fn nws_body<K: Kernel, R: RuleSearch>(
     k: K,
     m: &mut Midgame<R>,
     board: R::Pos,
@@ -431,7 +432,7 @@ fn store(
 /// The PV node over the window `(alpha, beta)`: the first move with the full
 /// window, the others with a null window, re-searched when they beat `alpha`.
 #[inline(always)]
-fn pv_body<K: Kernel, R: Rules>(
+fn pv_body<K: Kernel, R: RuleSearch>(
     k: K,
     m: &mut Midgame<R>,
     board: R::Pos,
@@ -525,11 +526,17 @@ fn pv_body<K: Kernel, R: Rules>(
     best
 }
 
-fn nws_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
+fn nws_plain<R: RuleSearch>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
     nws_body(Portable, m, b, depth, alpha, nws_plain::<R>)
 }
 
-fn pv_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+fn pv_plain<R: RuleSearch>(
+    m: &mut Midgame<R>,
+    b: R::Pos,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> Line {
     pv_body(
         Portable,
         m,
@@ -543,7 +550,7 @@ fn pv_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, bet
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
+fn nws_fast<R: RuleSearch>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     nws_body(k, m, b, depth, alpha, |m, b, d, a| {
@@ -553,7 +560,13 @@ fn nws_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pv_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+fn pv_fast<R: RuleSearch>(
+    m: &mut Midgame<R>,
+    b: R::Pos,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> Line {
     // SAFETY: `pv_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pv_body(

@@ -21,6 +21,7 @@ pub mod ordering;
 pub mod params;
 pub mod probcut;
 mod root;
+mod rule_search;
 mod smp;
 pub mod stack;
 mod time_plan;
@@ -39,6 +40,7 @@ pub use probcut::Selectivity;
 pub use root::lines::{
     MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv, multipv_under,
 };
+pub use rule_search::{LastEmpties, RuleSearch};
 
 /// How deep to search, and where the exact and win/loss/draw solves take over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,7 +260,7 @@ pub fn search(
 }
 
 /// [`search`] under the rules `R`.
-pub fn search_under<R: Rules>(
+pub fn search_under<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -285,7 +287,7 @@ pub fn search_answering(
 }
 
 /// [`search_answering`] under the rules `R`.
-pub fn search_answering_under<R: Rules>(
+pub fn search_answering_under<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,

@@ -182,7 +182,7 @@ pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
 // The exact solver's move ordering per rule set.
 
 /// How the exact solver orders moves under one rule set
-/// (`variant::rules::Rules::SOLVER_ORDER`): the fastest-first key of a move is
+/// ([`RuleSearch::SOLVER_ORDER`](super::RuleSearch::SOLVER_ORDER)): the fastest-first key of a move is
 /// `-ORDER_MOBILITY_WEIGHT` per reply left to the opponent (a corner reply
 /// counting `1 + corner_reply_extra` replies), plus `corner_bonus` for taking a
 /// corner, less `disc_weight` per disc the mover owns after the move, plus
@@ -197,7 +197,7 @@ pub struct SolverOrder {
     /// Malus per disc the mover owns after the move.
     pub disc_weight: i32,
     /// From this many empties up, a move's key is the evaluation
-    /// (`Rules::order_value`) of the position after it ([`NEVER`]: no such band).
+    /// (`RuleSearch::order_value`) of the position after it ([`NEVER`]: no such band).
     pub eval_min_empties: u32,
     /// From this many empties up, a move's key is a small search
     /// ([`SEARCH_ORDER_DEPTH`] plies) over that evaluation.

@@ -17,6 +17,7 @@
 //! standing answer (`answer`), so that a thread that sees it late does not hold
 //! the answer back.
 
+use super::RuleSearch;
 use super::answer::Standing;
 use super::busy::BusyTable;
 use super::context::Context;
@@ -24,14 +25,13 @@ use super::root::{Lines, Root};
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
-use crate::variant::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What every thread of one search under the rules `R` shares (one search,
 /// several threads: not the engine's job).
 #[derive(Clone, Copy)]
-pub(super) struct Shared<'a, R: Rules> {
+pub(super) struct Shared<'a, R: RuleSearch> {
     pub req: &'a SearchRequest<R>,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
@@ -47,7 +47,7 @@ pub(super) struct Shared<'a, R: Rules> {
     pub standing: Option<&'a Standing<'a>>,
 }
 
-impl<R: Rules> Shared<'_, R> {
+impl<R: RuleSearch> Shared<'_, R> {
     /// One thread's search: the main thread when `helper` is 0.
     pub(super) fn run(
         &self,
@@ -173,7 +173,7 @@ impl<R: Rules> Shared<'_, R> {
 /// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
 /// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
 /// is raised. Returns `main`'s result and the helpers' node count.
-pub(super) fn beside_helpers<R: Rules, T>(
+pub(super) fn beside_helpers<R: RuleSearch, T>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,

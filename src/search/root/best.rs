@@ -4,9 +4,9 @@
 use super::{Below, Range, Root, ScoredLine};
 use crate::board::movegen::Dispatch;
 use crate::rng::Rng;
-use crate::variant::rules::Rules;
+use crate::search::RuleSearch;
 
-impl<R: Rules> Root<'_, R> {
+impl<R: RuleSearch> Root<'_, R> {
     /// Searches every root move over `(alpha, beta)`; with ties wanted (by the
     /// request, and given an `rng`: a selective endgame pass, whose choice is
     /// not the answer, gives none), moves rated exactly equal to the best are

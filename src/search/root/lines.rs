@@ -20,6 +20,7 @@ use super::{Below, Lines, Range, Root, ScoredLine};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
 use crate::eval::EvalKind;
+use crate::search::RuleSearch;
 use crate::search::context::Context;
 use crate::search::{Limits, RootSearch, ScoreKind, SearchRequest, smp};
 use crate::tt::TranspositionTable;
@@ -76,7 +77,7 @@ struct Scored {
     pv: Vec<u8>,
 }
 
-impl<R: Rules> Root<'_, R> {
+impl<R: RuleSearch> Root<'_, R> {
     /// Scores every root move with `below` (scores in `range`): the best `n`
     /// lines, best first, or `None` if stopped. Unless the scores are signs
     /// only, a move that cannot enter the best `n` gets only a bound.
@@ -157,7 +158,7 @@ pub fn multipv(
 }
 
 /// [`multipv`] under the rules `R`.
-pub fn multipv_under<R: Rules>(
+pub fn multipv_under<R: RuleSearch>(
     req: &MultiPvRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,

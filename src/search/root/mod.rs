@@ -22,8 +22,8 @@ use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
 use crate::eval::DISC;
 use crate::rng::Rng;
+use crate::search::RuleSearch;
 use crate::tt::NO_MOVE;
-use crate::variant::rules::Rules;
 use lines::{MultiPvIteration, PvLine};
 use std::time::{Duration, Instant};
 
@@ -39,12 +39,12 @@ trait Below<P> {
 }
 
 /// The midgame search to a fixed depth below the root.
-struct MidgameBelow<'m, 'a, R: Rules> {
+struct MidgameBelow<'m, 'a, R: RuleSearch> {
     search: &'m mut Midgame<'a, R>,
     depth: u32,
 }
 
-impl<R: Rules> Below<R::Pos> for MidgameBelow<'_, '_, R> {
+impl<R: RuleSearch> Below<R::Pos> for MidgameBelow<'_, '_, R> {
     fn pv(&mut self, child: R::Pos, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
         let l = self.search.pvs(child, self.depth, alpha, beta);
         (l.score, l.pv)
@@ -57,7 +57,7 @@ impl<R: Rules> Below<R::Pos> for MidgameBelow<'_, '_, R> {
     }
 }
 
-impl<R: Rules> Below<R::Pos> for Solver<'_, R> {
+impl<R: RuleSearch> Below<R::Pos> for Solver<'_, R> {
     fn pv(&mut self, child: R::Pos, alpha: i32, beta: i32) -> (i32, Vec<u8>) {
         let s = self.solve(child, alpha, beta);
         (s.score, s.pv)
@@ -138,7 +138,7 @@ type Passes = Result<Option<MultiPvIteration>, Option<MultiPvIteration>>;
 type ScoredLine = (i32, Vec<u8>);
 
 /// The root of one search under the rules `R`.
-pub(super) struct Root<'a, R: Rules> {
+pub(super) struct Root<'a, R: RuleSearch> {
     req: &'a SearchRequest<R>,
     /// The thread's context, which every search below the root copies.
     ctx: Context<'a>,
@@ -152,7 +152,7 @@ pub(super) struct Root<'a, R: Rules> {
     lines: Lines,
 }
 
-impl<'a, R: Rules> Root<'a, R> {
+impl<'a, R: RuleSearch> Root<'a, R> {
     /// The root of `req`'s search in the thread context `ctx` (whose table,
     /// flags, deadline and busy table every search below uses), scoring
     /// `lines`.

@@ -13,14 +13,14 @@ use crate::board::Move;
 use crate::board::Square;
 use crate::board::movegen::Dispatch;
 use crate::eval::DISC;
+use crate::search::RuleSearch;
 use crate::tt::TranspositionTable;
-use crate::variant::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The body of [`search_answering`](crate::search::search_answering); the
 /// main thread keeps `standing` up to date.
-pub(in crate::search) fn search_standing<R: Rules>(
+pub(in crate::search) fn search_standing<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -71,7 +71,7 @@ fn soft_seconds(time: TimeLimit) -> f64 {
 }
 
 /// The search of `job` on this thread, with its helpers when it has several.
-fn run<R: Rules>(
+fn run<R: RuleSearch>(
     job: &smp::Shared<R>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
@@ -85,7 +85,7 @@ fn run<R: Rules>(
 
 /// A position with no legal move: the end of the game, or a forced pass, worth
 /// the opponent's score, negated.
-fn no_move<R: Rules>(
+fn no_move<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -118,7 +118,7 @@ fn no_move<R: Rules>(
 
 /// The lone legal move (to `sq`), with the exact score when the rest of the
 /// game is small enough to solve in a blink, else its evaluation.
-fn lone_move<R: Rules>(
+fn lone_move<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -159,7 +159,7 @@ fn answered(best: Option<Move>, score: i32, kind: ScoreKind, start: Instant) -> 
 /// window one that is cheap next to the midgame search (see
 /// [`params::EXTRA_SOLVE_SHARE`]). A solve cut short leaves the midgame answer
 /// standing.
-fn timed<R: Rules>(
+fn timed<R: RuleSearch>(
     job: &smp::Shared<R>,
     time: TimeLimit,
     stop: &AtomicBool,
@@ -214,7 +214,7 @@ fn timed<R: Rules>(
 /// An exact solve beyond the level's window within `budget`, with a stop flag
 /// of its own, so that running out of the budget stops this solve alone; the
 /// caller's `stop` still ends it.
-fn extra_solve<R: Rules>(
+fn extra_solve<R: RuleSearch>(
     job: &smp::Shared<R>,
     budget: Duration,
     stop: &AtomicBool,
