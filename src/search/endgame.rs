@@ -251,6 +251,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     alpha: i32,
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> i32 {
+    // Step 1. The last four empties: the rules' specialised solver.
     let empty = R::board(&board).empty();
     let empties = empty.count_ones();
     if empties <= 4
@@ -258,10 +259,12 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     {
         return v;
     }
+    // Step 2. Count the node; poll the stop flag.
     s.ctx.nodes += 1;
     if s.should_stop() {
         return 0;
     }
+    // Step 3. No move: a pass, or the end of the game.
     let moves = R::moves(k, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -271,7 +274,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         return -recurse(s, passed, -alpha - 1);
     }
 
-    // Stability cut-off: stable discs cap what the mover can reach.
+    // Step 4. Stability cut-off: stable discs cap what the mover can reach.
     if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
         let cap = R::score_cap(&board);
         if cap <= alpha {
@@ -279,6 +282,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         }
     }
 
+    // Step 5. Shallow nodes: no table, the moves in parity order.
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     if empties <= SHALLOW_EMPTIES {
         let mut best = -INF_DISCS;
@@ -295,7 +299,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         return best;
     }
 
-    // Deep nodes: the table, then moves ordered fastest-first.
+    // Step 6. Deep nodes: the table, a cut-off or a move to try first.
     let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if empties >= ENDGAME_TT_MIN_EMPTIES
@@ -313,9 +317,9 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         tt_move = d.best_move;
     }
 
-    // The children, with their hashes when they will probe the table; their
-    // buckets are prefetched all at once, so the misses overlap each other and
-    // the ordering work below instead of stalling one by one.
+    // Step 7. The children, with their hashes when they will probe the
+    // table; their buckets are prefetched all at once, so the misses overlap
+    // each other and the ordering work below instead of stalling one by one.
     let mut stack: Stack<(u8, u64, i32, u64), MAX_MOVES> = Stack::new();
     let child_probes = empties > ENDGAME_TT_MIN_EMPTIES;
     for sq in Squares(moves) {
@@ -331,6 +335,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     }
     let list = stack.as_mut_slice();
     let n = list.len();
+    // Step 8. Each child's ordering key, unless the table already cuts.
     for entry in list.iter_mut() {
         let (sq, f, _, child_hash) = *entry;
         // Enhanced transposition cut-off: a child the table already proves bad
@@ -348,8 +353,9 @@ fn nws_body<K: Kernel, R: RuleSearch>(
             move_key(k, s, &R::make(&board, sq, f), sq, first, empties)
         };
     }
-    // With several threads, this node is watched from below: should another
-    // thread resolve it meanwhile, this thread's work under it is dropped.
+    // Step 9. With several threads, this node is watched from below: should
+    // another thread resolve it meanwhile, this thread's work under it is
+    // dropped.
     let busy = s.ctx.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
     if busy.is_some() {
         s.ctx.watch.enter(Watched {
@@ -359,6 +365,8 @@ fn nws_body<K: Kernel, R: RuleSearch>(
             draw: 0,
         });
     }
+    // Step 10. The moves, best key first; a move another thread is on
+    // comes last (ABDADA).
     let mut best = NullWindowBest::new(-INF_DISCS);
     let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
     'moves: {
@@ -403,6 +411,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     if let Some(score) = s.ctx.watch.unwound(busy.is_some(), &mut s.ctx.aborted) {
         return score;
     }
+    // Step 11. Remember the bound.
     if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score > alpha {
             (best.score, INF_DISCS - 1)
@@ -451,7 +460,9 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32, i32) -> Solved,
     nws: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> Solved {
+    // Step 1. Count the node.
     s.ctx.nodes += 1;
+    // Step 2. No move: a pass, or the end of the game.
     let moves = R::moves(Dispatch, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -467,6 +478,7 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
         r.pv.push(PASS);
         return r;
     }
+    // Step 3. The moves, the table's best first, then fastest-first.
     let empty = R::board(&board).empty();
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     let hash = R::key(&board);
@@ -488,6 +500,8 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
         score: -INF_DISCS,
         pv: Vec::new(),
     };
+    // Step 4. The first move with the full window, the others with a null
+    // window, searched again with the full one when they beat `alpha`.
     let alpha0 = alpha;
     for (i, &(sq, _)) in list[..n].iter().enumerate() {
         let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
@@ -519,6 +533,7 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
             }
         }
     }
+    // Step 5. Remember the bound, or the exact score.
     let empties = empty.count_ones();
     if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score >= beta {

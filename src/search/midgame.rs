@@ -441,10 +441,12 @@ fn pv_body<K: Kernel, R: RuleSearch>(
     pv: impl Fn(&mut Midgame<R>, R::Pos, u32, i32, i32) -> Line,
     nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> Line {
+    // Step 1. Count the node; poll the stop flag.
     m.ctx.nodes += 1;
     if m.should_stop() {
         return Line::default();
     }
+    // Step 2. No move: a pass, which costs no depth, or the end of the game.
     let moves = R::moves(k, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -461,16 +463,19 @@ fn pv_body<K: Kernel, R: RuleSearch>(
         line.pv.push(PASS);
         return line;
     }
+    // Step 3. The horizon: the evaluation.
     if depth == 0 {
         return Line {
             score: R::evaluate(m.eval, &board),
             pv: Vec::new(),
         };
     }
+    // Step 4. Deep enough to see the end: solve exactly.
     let empties = R::board(&board).empties();
     if depth >= empties && m.solves(empties) {
         return m.exact(board, alpha, beta);
     }
+    // Step 5. The moves, the table's best first, then best-looking first.
     let hash = R::key(&board);
     let tt_move = m.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth.max(2));
@@ -479,6 +484,8 @@ fn pv_body<K: Kernel, R: RuleSearch>(
         score: -INF,
         pv: Vec::new(),
     };
+    // Step 6. The first move with the full window, the others with a null
+    // window, searched again with the full one when they beat `alpha`.
     for (i, &(sq, f)) in list.as_slice().iter().enumerate() {
         let child = R::make(&board, sq, f);
         let mut line;
@@ -513,6 +520,7 @@ fn pv_body<K: Kernel, R: RuleSearch>(
             }
         }
     }
+    // Step 7. Remember the bound, or the exact score.
     let best_move = best.pv.last().copied().unwrap_or(NO_MOVE);
     let (lower, upper) = if best.score >= beta {
         (best.score, INF)

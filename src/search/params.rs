@@ -182,12 +182,13 @@ pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
 // The exact solver's move ordering per rule set.
 
 /// How the exact solver orders moves under one rule set
-/// ([`RuleSearch::SOLVER_ORDER`](super::RuleSearch::SOLVER_ORDER)): the fastest-first key of a move is
-/// `-ORDER_MOBILITY_WEIGHT` per reply left to the opponent (a corner reply
-/// counting `1 + corner_reply_extra` replies), plus `corner_bonus` for taking a
-/// corner, less `disc_weight` per disc the mover owns after the move, plus
-/// [`SOLVER_PARITY_BONUS`] in a region of the preferred parity
-/// (`odd_first`). Near the end the parity alone orders the moves.
+/// ([`RuleSearch::SOLVER_ORDER`](super::RuleSearch::SOLVER_ORDER)): the
+/// fastest-first key of a move is `-ORDER_MOBILITY_WEIGHT` per reply left to
+/// the opponent (a corner reply counting `1 + corner_reply_extra` replies),
+/// plus `corner_bonus` for taking a corner, less `disc_weight` per disc the
+/// mover owns after the move, plus [`SOLVER_PARITY_BONUS`] in a region of the
+/// preferred parity (`odd_first`). Near the end the parity alone orders the
+/// moves.
 #[derive(Clone, Copy, Debug)]
 pub struct SolverOrder {
     /// Extra weight of a corner among the opponent's replies, in replies.

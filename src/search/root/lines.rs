@@ -14,7 +14,7 @@
 //! report is a complete depth.
 //!
 //! Scores are centi-discs for the side to move at the root, as in
-//! [`SearchResult`](super::SearchResult).
+//! [`SearchResult`](crate::search::SearchResult).
 
 use super::{Below, Lines, Range, Root, ScoredLine};
 use crate::board::movegen::Dispatch;
@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 pub struct MultiPvRequest<R: Rules = Othello> {
     /// The position, from the side to move; it must have a legal move.
     pub board: R::Pos,
-    /// Depth and solve thresholds, as for [`search`](super::search).
+    /// Depth and solve thresholds, as for [`search`](crate::search::search).
     pub limits: Limits,
     /// The leaf evaluation.
     pub eval: EvalKind,
@@ -42,7 +42,7 @@ pub struct MultiPvRequest<R: Rules = Othello> {
     /// Threads: this one plus `threads - 1` lazy-SMP helpers.
     pub threads: usize,
     /// What a draw is worth to the side to move, as
-    /// [`SearchRequest::contempt`](super::SearchRequest::contempt).
+    /// [`SearchRequest::contempt`](crate::search::SearchRequest::contempt).
     pub contempt: i32,
 }
 
