@@ -333,3 +333,7 @@ pub const SELECTIVE_END_MIN_EMPTIES: u32 = 10;
 /// even, so two discs hold the passes' score and its neighbours. 1 and 4 did
 /// no better on FFO 40-44.
 pub const ENDGAME_ASPIRATION_DISCS: i32 = 2;
+
+/// Before a multi-PV solve, midgame depths up to this one are reported first:
+/// they are cheap, show something at once, and order the moves for the solve.
+pub const PRESOLVE_DEPTH: u32 = 8;

@@ -15,6 +15,7 @@ use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
 use super::params::{
     ASPIRATION_WINDOW, ENDGAME_ASPIRATION_DISCS, FULL_WINDOW_DEPTH, ITERATION_GROWTH,
+    PRESOLVE_DEPTH,
 };
 use super::time_plan::BestMoveStability;
 use super::{RootSearch, ScoreKind, SearchRequest, SearchResult, pv_moves};
@@ -115,10 +116,6 @@ const WLD_RANGE: Range = Range {
 
 /// No game lasts longer than this many more plies.
 const MAX_DEPTH: u32 = 60;
-
-/// Before a multi-PV solve, midgame depths up to this one are reported first:
-/// they are cheap, show something at once, and order the moves for the solve.
-const PRESOLVE_DEPTH: u32 = 8;
 
 /// How many lines the root scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
