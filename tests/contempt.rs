@@ -8,8 +8,8 @@ use mollett::Position;
 use mollett::eval::{DISC, EvalKind, evaluate};
 use mollett::rng::Rng;
 use mollett::search::midgame::{INF, Midgame, disc_window};
-use mollett::search::multipv::{MultiPvRequest, multipv};
 use mollett::search::{Level, Limits, SearchRequest, search};
+use mollett::search::{MultiPvRequest, multipv};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 

@@ -111,7 +111,7 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
                 tt.clear();
                 let mut solver = Solver::new(&tt, &stop);
                 solver.solve(e.position.board, -64, 64);
-                bare += solver.nodes;
+                bare += solver.nodes();
             }
         }
     }
@@ -127,8 +127,8 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
 /// best.
 #[test]
 fn multi_pv_solves_after_a_selective_pass() {
-    use mollett::search::multipv::{MultiPvRequest, multipv};
     use mollett::search::{Level, ScoreKind};
+    use mollett::search::{MultiPvRequest, multipv};
     let e = &ffo("fforum-20-39.obf")[6];
     let board = e.position.board;
     assert_eq!(board.empties(), 20);

@@ -15,12 +15,14 @@ use mollett::board::Position;
 use mollett::eval::EvalKind;
 use mollett::knowledge::mpc::ProbCutFile;
 use mollett::knowledge::{self, embedded_weights, fnv1a};
-use mollett::rules::{Anti, Othello, Rules};
+use mollett::rules::{Anti, Othello};
 use mollett::rules::{Variant, VariantPosition};
 use mollett::search::endgame::Solver;
 use mollett::search::midgame::{INF, Midgame};
 use mollett::search::probcut::ProbCut;
-use mollett::search::{Level, ScoreKind, SearchRequest, Selectivity, probcut, search_under};
+use mollett::search::{
+    Level, RuleSearch, ScoreKind, SearchRequest, Selectivity, probcut, search_under,
+};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -41,12 +43,15 @@ fn positions() -> Vec<Board> {
 
 /// Score, nodes and first move of a fresh search of `board` under the rules
 /// `R` at `selectivity`.
-fn searched_as<R: Rules<Pos = Board>>(board: Board, selectivity: Selectivity) -> (i32, u64, u8) {
+fn searched_as<R: RuleSearch<Pos = Board>>(
+    board: Board,
+    selectivity: Selectivity,
+) -> (i32, u64, u8) {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
     let mut m = Midgame::<R>::under(&tt, &stop, EvalKind::Learned).with_selectivity(selectivity);
     let line = m.pvs(board, DEPTH, -INF, INF);
-    (line.score, m.nodes, line.pv[0])
+    (line.score, m.nodes(), line.pv[0])
 }
 
 /// Score and nodes of a fresh Othello search of `board` at `selectivity`.
@@ -124,7 +129,7 @@ fn surer_selectivities_search_more() {
 /// A full-width search under `R` in a table that a 73% search has filled
 /// must score every position as a full-width search in a fresh table does
 /// (the node counts may differ: the selective entries still order the moves).
-fn check_selective_entries_are_not_taken_at_full_width<R: Rules<Pos = Board>>() {
+fn check_selective_entries_are_not_taken_at_full_width<R: RuleSearch<Pos = Board>>() {
     let stop = AtomicBool::new(false);
     for b in positions() {
         let tt = TranspositionTable::new(16).unwrap();

@@ -202,7 +202,7 @@ fn a_position_with_33_legal_moves_is_searched() {
         assert_eq!(r.kind, ScoreKind::Midgame(5));
     }
     // The multi-PV search (NBoard's hint) over all 33 moves.
-    use mollett::search::multipv::{MultiPvRequest, multipv};
+    use mollett::search::{MultiPvRequest, multipv};
     let req = MultiPvRequest {
         board: pos.board,
         limits: Level::number(3).limits,

@@ -8,8 +8,8 @@
 use mollett::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
-use mollett::search::multipv::{MultiPvRequest, multipv};
 use mollett::search::{Limits, SearchRequest, search};
+use mollett::search::{MultiPvRequest, multipv};
 use mollett::tt::{FULL_WIDTH, PROVEN, TranspositionTable, TtData};
 use mollett::{Move, Square};
 use std::sync::atomic::AtomicBool;

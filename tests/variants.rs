@@ -10,7 +10,9 @@ use mollett::rules::perft::perft_position;
 use mollett::rules::{Anti, Othello, Reversi, Rules};
 use mollett::rules::{State, Variant, VariantPosition};
 use mollett::search::endgame::Solver;
-use mollett::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, search_under};
+use mollett::search::{
+    Level, Limits, RuleSearch, ScoreKind, SearchRequest, SearchResult, search_under,
+};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -299,7 +301,7 @@ fn perft_agrees_with_the_reference() {
 
 /// The exact value of `pos` by the solver (with null windows on both sides of
 /// it) and by the root search at 1 and 2 threads, each checked against `want`.
-fn check_solve<R: Rules>(pos: &VariantPosition, want: i32) {
+fn check_solve<R: RuleSearch>(pos: &VariantPosition, want: i32) {
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(1).unwrap();
     let p = R::position(pos);
@@ -463,7 +465,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
 }
 
 /// One move choice for `p` at depth 3 (exact at 8 empties) with `seed`.
-fn choose<R: Rules>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> SearchResult {
+fn choose<R: RuleSearch>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> SearchResult {
     let stop = AtomicBool::new(false);
     let req = SearchRequest {
         limits: Limits {

@@ -31,7 +31,7 @@ pub(crate) use worker::THREAD_NAME;
 use crate::board::{IllegalMove, Move, Position};
 use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition};
-use crate::search::multipv::MultiPvIteration;
+use crate::search::MultiPvIteration;
 use crate::search::{Level, Limits, ScoreKind, SearchResult};
 use crate::tt::{TranspositionTable, TtError};
 use crossbeam_channel::{Receiver, Sender, unbounded};

@@ -10,11 +10,11 @@ use crate::board::{Color, Move};
 use crate::eval::DISC;
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
-use crate::rules::{Rules, with_rules};
-use crate::search::multipv::{MultiPvIteration, MultiPvRequest, multipv_under};
+use crate::rules::with_rules;
 use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
 };
+use crate::search::{MultiPvIteration, MultiPvRequest, RuleSearch, multipv_under};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
 use std::any::Any;
@@ -91,7 +91,7 @@ pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
     with_rules!(pos.variant, R => evaluate_under::<R>(&pos, settings))
 }
 
-fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
+fn evaluate_under<R: RuleSearch>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
     let p = R::position(pos);
     if pos.is_game_over() {
         (R::final_score(&p) * DISC, ScoreKind::Exact)
@@ -101,7 +101,7 @@ fn evaluate_under<R: Rules>(pos: &VariantPosition, settings: &Settings) -> (i32,
 }
 
 /// The job under the rules `R`.
-fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
+fn execute_under<R: RuleSearch>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     let start = Instant::now();
     let pos = w.game.variant_position();
     match w.job {
@@ -113,7 +113,7 @@ fn execute_under<R: Rules>(w: &Work, answered: &AtomicBool) -> Option<Finished> 
 }
 
 /// A search request for `pos` from the job's settings.
-fn request<R: Rules>(
+fn request<R: RuleSearch>(
     w: &Work,
     pos: &VariantPosition,
     limits: Limits,
@@ -149,7 +149,7 @@ enum Choice {
 
 /// A move choice or a solve. The search sends the job's `Finished` itself, as
 /// soon as it has its answer (`None` then).
-fn go<R: Rules>(
+fn go<R: RuleSearch>(
     w: &Work,
     pos: &VariantPosition,
     choice: Choice,
@@ -201,7 +201,7 @@ fn go<R: Rules>(
 
 /// The best `lines` moves at every depth. When the side to move must pass, the
 /// opponent's best line is reported behind the pass, its score negated.
-fn hint<R: Rules>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
+fn hint<R: RuleSearch>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
     if !pos.is_game_over() {
         let passed = pos.must_pass();
@@ -245,7 +245,7 @@ fn behind_pass(it: &MultiPvIteration) -> MultiPvIteration {
 
 /// Scores every position of the game, last first (the solved tail fills the
 /// table for the positions before it).
-fn analyze<R: Rules>(w: &Work, start: Instant) -> Finished {
+fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
     let mut nodes = 0;
     let mut stopped = false;
     let positions = w.game.variant_positions();

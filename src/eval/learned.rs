@@ -598,7 +598,8 @@ mod tests {
 
     #[test]
     fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
-        use crate::rules::{Anti, Rules};
+        use crate::rules::Anti;
+        use crate::search::RuleSearch;
         let mut differs = 0;
         for b in random_positions(30) {
             let v = evaluate_learned_anti(&b);

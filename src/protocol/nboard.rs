@@ -14,8 +14,8 @@ use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
 use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
 use crate::rules::Variant;
+use crate::search::PvLine;
 use crate::search::ScoreKind;
-use crate::search::multipv::PvLine;
 use std::fmt;
 use std::time::{Duration, Instant};
 

@@ -25,7 +25,7 @@ pub mod perft;
 mod sets;
 
 pub(crate) use sets::with_rules;
-pub use sets::{Anti, LastEmpties, Othello, Reversi, Rules};
+pub use sets::{Anti, Othello, Reversi, Rules};
 
 use crate::board::bitboard::Squares;
 use crate::board::movegen::Dispatch;

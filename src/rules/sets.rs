@@ -4,20 +4,18 @@
 //! variants shared it: every method here inlines to the board operation it
 //! names.
 //!
-//! - [`Othello`]: the board alone; the search's last-empties fast path.
+//! - [`Othello`]: the board alone.
 //! - [`Reversi`]: the board and the discs each side has left ([`State`]).
-//! - [`Anti`]: the board alone, scored the other way round; the last-empties
-//!   fast path with its own count, and its own solver ordering.
+//! - [`Anti`]: the board alone, scored the other way round.
+//!
+//! What the search plays each rule set with (the evaluation, the solver's
+//! ordering, the last-empties fast path) is the search's own business:
+//! `crate::search::RuleSearch`.
 
 use super::{CENTRE, State, UNLIMITED, Variant, VariantPosition};
 use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
-use crate::eval::features::Features;
-use crate::eval::learned::{evaluate_learned, evaluate_learned_anti};
-use crate::eval::{EvalKind, evaluate, score_anti};
-use crate::search::last_empties::solve;
-use crate::search::params::{ANTI_SOLVER_ORDER, OTHELLO_SOLVER_ORDER, SolverOrder};
 use std::fmt::Debug;
 
 /// Runs `$body` with `$R` naming the rule set of the variant `$v`: the one
@@ -43,17 +41,13 @@ macro_rules! with_rules {
 pub(crate) use with_rules;
 
 /// A rule set: the position type, its moves, a move, a pass, the final score,
-/// the table key, a bound from stable discs, and the evaluation.
+/// the table key, and a bound from stable discs.
 pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     /// A position from the side to move.
     type Pos: Copy + Debug + PartialEq + Send + Sync;
 
     /// The variant this rule set plays.
     const VARIANT: Variant;
-
-    /// The learned weights these rules evaluate with, and so the Multi-ProbCut
-    /// regressions fitted with them (`crate::search::probcut`).
-    const WEIGHTS: Variant;
 
     /// Whether the moves are Othello's on [`Rules::board`] alone (no discs
     /// left to count, no special opening), so that Othello's specialised move
@@ -98,53 +92,6 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     /// An upper bound on the final margin the side to move can reach, from the
     /// stable discs (sound: no sequence of moves does better).
     fn score_cap(p: &Self::Pos) -> i32;
-
-    /// The leaf evaluation, centi-discs for the side to move.
-    fn evaluate(kind: EvalKind, p: &Self::Pos) -> i32;
-
-    /// The evaluation the exact solver orders its moves by, with the kernel `k`
-    /// (where [`Rules::SOLVER_ORDER`] orders by the evaluation).
-    fn order_value<K: Kernel>(k: K, p: &Self::Pos) -> i32;
-
-    /// The exact solver's move-ordering weights under these rules.
-    const SOLVER_ORDER: SolverOrder = OTHELLO_SOLVER_ORDER;
-
-    /// The last-empties solver these rules use, if any (see [`LastEmpties`]).
-    const LAST_EMPTIES: LastEmpties = LastEmpties::None;
-
-    /// The null-window value over `alpha` of a position with `empties` (at most
-    /// 4) empty squares by the specialised solver, counting its nodes in
-    /// `nodes`; `None` where the rule set has none (the general search then
-    /// goes on).
-    #[inline(always)]
-    fn last_empties<K: Kernel>(
-        k: K,
-        nodes: &mut u64,
-        p: &Self::Pos,
-        alpha: i32,
-        empties: u32,
-    ) -> Option<i32> {
-        let b = Self::board(p);
-        let odd_first = Self::SOLVER_ORDER.odd_first;
-        match Self::LAST_EMPTIES {
-            LastEmpties::None => None,
-            LastEmpties::Othello => Some(solve::<K, false>(k, nodes, b, alpha, empties, odd_first)),
-            LastEmpties::Anti => Some(solve::<K, true>(k, nodes, b, alpha, empties, odd_first)),
-        }
-    }
-}
-
-/// The search's hand-unrolled solver of the last four empties
-/// (`search::last_empties`), for rule sets whose moves are Othello's on the
-/// board alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LastEmpties {
-    /// None: the general search plays the last empties out.
-    None,
-    /// Counted as Othello: empties to the winner.
-    Othello,
-    /// Counted as Anti-Reversi: the fewer discs win, empties count for nobody.
-    Anti,
 }
 
 /// Modern Othello.
@@ -166,9 +113,7 @@ const ANTI_SALT: u64 = 0xd6e8_feb8_6659_fd93;
 impl Rules for Othello {
     type Pos = Board;
     const VARIANT: Variant = Variant::Othello;
-    const WEIGHTS: Variant = Variant::Othello;
     const OTHELLO_MOVES: bool = true;
-    const LAST_EMPTIES: LastEmpties = LastEmpties::Othello;
 
     fn position(pos: &VariantPosition) -> Board {
         pos.position.board
@@ -212,27 +157,13 @@ impl Rules for Othello {
         // The opponent's stable discs stay its own.
         64 - 2 * stable_discs(p.opponent, p.player).count_ones() as i32
     }
-    #[inline(always)]
-    fn evaluate(kind: EvalKind, p: &Board) -> i32 {
-        evaluate(kind, p)
-    }
-    #[inline(always)]
-    fn order_value<K: Kernel>(_k: K, p: &Board) -> i32 {
-        // The learned evaluation, as the midgame search calls it: on FFO 40-49
-        // it ordered the solver's moves into 1,356 M nodes where the
-        // hand-written one took 1,529 M (`EVAL_ORDER_MIN_EMPTIES`).
-        evaluate_learned(p)
-    }
 }
 
 /// Anti-Reversi moves as Othello does.
 impl Rules for Anti {
     type Pos = Board;
     const VARIANT: Variant = Variant::Anti;
-    const WEIGHTS: Variant = Variant::Anti;
     const OTHELLO_MOVES: bool = true;
-    const SOLVER_ORDER: SolverOrder = ANTI_SOLVER_ORDER;
-    const LAST_EMPTIES: LastEmpties = LastEmpties::Anti;
 
     fn position(pos: &VariantPosition) -> Board {
         Othello::position(pos)
@@ -274,29 +205,11 @@ impl Rules for Anti {
         // The mover's stable discs stay its own, and count against it.
         64 - 2 * stable_discs(p.player, p.opponent).count_ones() as i32
     }
-    #[inline(always)]
-    fn evaluate(kind: EvalKind, p: &Board) -> i32 {
-        // Othello's evaluations would play for the wrong side: the learned one
-        // has weights fitted to Anti-Reversi games, the others are the
-        // hand-written Anti-Reversi evaluation.
-        match kind {
-            EvalKind::Learned => evaluate_learned_anti(p),
-            EvalKind::Mobility | EvalKind::Discs => score_anti(&Features::of(p)),
-        }
-    }
-    #[inline(always)]
-    fn order_value<K: Kernel>(_k: K, p: &Board) -> i32 {
-        // The learned evaluation: the hand-written one ordered worse than
-        // fastest-first alone (`ANTI_SOLVER_ORDER`).
-        evaluate_learned_anti(p)
-    }
 }
 
 impl Rules for Reversi {
     type Pos = State;
     const VARIANT: Variant = Variant::Reversi;
-    // Othello's evaluation, on the board alone.
-    const WEIGHTS: Variant = Variant::Othello;
 
     fn position(pos: &VariantPosition) -> State {
         pos.state()
@@ -360,18 +273,5 @@ impl Rules for Reversi {
         // As in Othello: discs that cannot be turned stay the opponent's, and
         // empties left at the end go to the winner.
         64 - 2 * stable_discs(p.board.opponent, p.board.player).count_ones() as i32
-    }
-    #[inline(always)]
-    fn evaluate(kind: EvalKind, p: &State) -> i32 {
-        // Nothing to judge in the four flipless placements.
-        if p.in_opening() {
-            0
-        } else {
-            evaluate(kind, &p.board)
-        }
-    }
-    #[inline(always)]
-    fn order_value<K: Kernel>(_k: K, p: &State) -> i32 {
-        evaluate_learned(&p.board)
     }
 }

@@ -15,47 +15,35 @@
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
 
 use super::NullWindowBest;
-use super::busy::BusyTable;
+use super::RuleSearch;
+use super::context::Context;
 use super::last_empties::parity_first;
 use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
     ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SHALLOW_EMPTIES, SOLVER_PARITY_BONUS,
-    STABILITY_MIN_EMPTIES, STOP_CHECK_INTERVAL, stability_threshold,
+    STABILITY_MIN_EMPTIES, stability_threshold,
 };
 use super::stack::Stack;
-use super::watch::{Watch, Watched, exact_bounds};
+use super::watch::{Watched, exact_bounds};
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Dispatch, Kernel, Portable};
 use crate::eval::DISC;
-use crate::rules::{Othello, Rules};
+use crate::rules::Othello;
 use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// A score no game reaches, above every final count.
 pub const INF_DISCS: i32 = 65;
 
-/// The solver's state for one search under the rules `R`: node counter, stop
-/// flag, shared table.
-pub struct Solver<'a, R: Rules = Othello> {
-    /// Positions visited.
-    pub nodes: u64,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
-    next_check: u64,
-    deadline: Option<Instant>,
-    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
-    outer_stop: Option<&'a AtomicBool>,
-    aborted: bool,
-    busy: Option<&'a BusyTable>,
-    /// With several threads: the null-window nodes this thread is inside, at
-    /// [`ABDADA_MIN_EMPTIES`] or more.
-    watch: Watch,
+/// The solver's state for one search under the rules `R`: its thread context
+/// (node counter, stop flags, shared table).
+pub struct Solver<'a, R: RuleSearch = Othello> {
+    ctx: Context<'a>,
     rules: PhantomData<R>,
 }
 
@@ -83,45 +71,28 @@ impl<'a> Solver<'a> {
     }
 }
 
-impl<'a, R: Rules> Solver<'a, R> {
+impl<'a, R: RuleSearch> Solver<'a, R> {
     /// A solver under the rules `R` sharing `tt` and watching `stop`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
+        Solver::in_context(Context::new(tt, stop))
+    }
+
+    /// A solver under the rules `R` in the thread context `ctx`.
+    pub fn in_context(ctx: Context<'a>) -> Solver<'a, R> {
         Solver {
-            nodes: 0,
-            tt,
-            stop,
-            next_check: STOP_CHECK_INTERVAL,
-            deadline: None,
-            outer_stop: None,
-            aborted: false,
-            busy: None,
-            watch: Watch::default(),
+            ctx,
             rules: PhantomData,
         }
     }
 
-    /// The same search, stopping (and raising the stop flag) at `deadline`.
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
-        self
-    }
-
-    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
-    /// helper watches the caller's flag itself: see `smp`).
-    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
-        self.outer_stop = outer;
-        self
-    }
-
-    /// The same search, sharing `busy` with the other threads of a lazy-SMP search.
-    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
-        self.busy = busy;
-        self
+    /// Positions visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes
     }
 
     /// Whether the stop flag cut the last search short (its result is then void).
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.ctx.aborted
     }
 
     /// Solves `board` within `(alpha, beta)` (discs): the exact score if it lies
@@ -155,20 +126,11 @@ impl<'a, R: Rules> Solver<'a, R> {
         nws_plain(self, board, alpha)
     }
 
-    /// Whether to stop now; polls the shared flag every few thousand nodes, and
-    /// with it the table, for a node above this one that another thread has
-    /// answered meanwhile (then this thread unwinds to it: see `watch`).
+    /// Whether to stop now (see [`Context::should_stop`]), reading table
+    /// entries as the solver's exact bounds.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.tt.add_progress(STOP_CHECK_INTERVAL);
-            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
-            if self.watch.must_abort(stopped, self.tt, exact_bounds) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.ctx.should_stop(exact_bounds)
     }
 }
 
@@ -178,9 +140,9 @@ impl<'a, R: Rules> Solver<'a, R> {
 /// How promising a move is for fastest-first ordering (higher first): few replies
 /// for the opponent, corners, the discs the mover gets, and the parity region
 /// (`first`: the squares of the preferred parity),
-/// weighed as the rules say ([`Rules::SOLVER_ORDER`]).
+/// weighed as the rules say ([`RuleSearch::SOLVER_ORDER`]).
 #[inline(always)]
-fn order_score<K: Kernel, R: Rules>(k: K, child: &R::Pos, sq: u8, first: u64) -> i32 {
+fn order_score<K: Kernel, R: RuleSearch>(k: K, child: &R::Pos, sq: u8, first: u64) -> i32 {
     let order = R::SOLVER_ORDER;
     let replies = R::moves(k, child);
     let replies = replies.count_ones() as i32
@@ -203,7 +165,7 @@ const INF_EVAL: i32 = 10_000;
 /// A small alpha-beta search over the evaluation, for move ordering only: no
 /// table, passes cost no depth. Every position it visits counts as a node, as in
 /// Edax, whose counts we compare with.
-fn shallow_value<K: Kernel, R: Rules>(
+fn shallow_value<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: &R::Pos,
@@ -211,7 +173,7 @@ fn shallow_value<K: Kernel, R: Rules>(
     mut alpha: i32,
     beta: i32,
 ) -> i32 {
-    s.nodes += 1;
+    s.ctx.nodes += 1;
     if depth == 0 {
         return R::order_value(k, board);
     }
@@ -246,7 +208,7 @@ fn shallow_value<K: Kernel, R: Rules>(
 /// per reply), fastest-first or parity alone, the more expensive the larger
 /// the subtree (the evaluation only where the rules order by it).
 #[inline(always)]
-fn move_key<K: Kernel, R: Rules>(
+fn move_key<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     child: &R::Pos,
@@ -265,7 +227,7 @@ fn move_key<K: Kernel, R: Rules>(
             INF_EVAL,
         ))
     } else if empties >= order.eval_min_empties {
-        s.nodes += 1;
+        s.ctx.nodes += 1;
         Some(R::order_value(k, child))
     } else {
         None
@@ -282,24 +244,27 @@ fn move_key<K: Kernel, R: Rules>(
 
 /// The null-window node: is the score above `alpha`? Fail-soft.
 #[inline(always)]
-fn nws_body<K: Kernel, R: Rules>(
+fn nws_body<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: R::Pos,
     alpha: i32,
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> i32 {
+    // Step 1. The last four empties: the rules' specialised solver.
     let empty = R::board(&board).empty();
     let empties = empty.count_ones();
     if empties <= 4
-        && let Some(v) = R::last_empties(k, &mut s.nodes, &board, alpha, empties)
+        && let Some(v) = R::last_empties(k, &mut s.ctx.nodes, &board, alpha, empties)
     {
         return v;
     }
-    s.nodes += 1;
+    // Step 2. Count the node; poll the stop flag.
+    s.ctx.nodes += 1;
     if s.should_stop() {
         return 0;
     }
+    // Step 3. No move: a pass, or the end of the game.
     let moves = R::moves(k, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -309,7 +274,7 @@ fn nws_body<K: Kernel, R: Rules>(
         return -recurse(s, passed, -alpha - 1);
     }
 
-    // Stability cut-off: stable discs cap what the mover can reach.
+    // Step 4. Stability cut-off: stable discs cap what the mover can reach.
     if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
         let cap = R::score_cap(&board);
         if cap <= alpha {
@@ -317,6 +282,7 @@ fn nws_body<K: Kernel, R: Rules>(
         }
     }
 
+    // Step 5. Shallow nodes: no table, the moves in parity order.
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     if empties <= SHALLOW_EMPTIES {
         let mut best = -INF_DISCS;
@@ -333,11 +299,11 @@ fn nws_body<K: Kernel, R: Rules>(
         return best;
     }
 
-    // Deep nodes: the table, then moves ordered fastest-first.
+    // Step 6. Deep nodes: the table, a cut-off or a move to try first.
     let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if empties >= ENDGAME_TT_MIN_EMPTIES
-        && let Some(d) = s.tt.probe(hash)
+        && let Some(d) = s.ctx.tt.probe(hash)
     {
         if d.selectivity == PROVEN && d.depth as u32 == empties {
             let (lo, hi) = (d.lower as i32 / DISC, d.upper as i32 / DISC);
@@ -351,16 +317,16 @@ fn nws_body<K: Kernel, R: Rules>(
         tt_move = d.best_move;
     }
 
-    // The children, with their hashes when they will probe the table; their
-    // buckets are prefetched all at once, so the misses overlap each other and
-    // the ordering work below instead of stalling one by one.
+    // Step 7. The children, with their hashes when they will probe the
+    // table; their buckets are prefetched all at once, so the misses overlap
+    // each other and the ordering work below instead of stalling one by one.
     let mut stack: Stack<(u8, u64, i32, u64), MAX_MOVES> = Stack::new();
     let child_probes = empties > ENDGAME_TT_MIN_EMPTIES;
     for sq in Squares(moves) {
         let f = R::flips(k, &board, sq);
         let child_hash = if child_probes {
             let h = R::key(&R::make(&board, sq, f));
-            s.tt.prefetch(h);
+            s.ctx.tt.prefetch(h);
             h
         } else {
             0
@@ -369,12 +335,13 @@ fn nws_body<K: Kernel, R: Rules>(
     }
     let list = stack.as_mut_slice();
     let n = list.len();
+    // Step 8. Each child's ordering key, unless the table already cuts.
     for entry in list.iter_mut() {
         let (sq, f, _, child_hash) = *entry;
         // Enhanced transposition cut-off: a child the table already proves bad
         // enough for the opponent ends the search here.
         if empties >= ETC_MIN_EMPTIES
-            && let Some(d) = s.tt.probe(child_hash)
+            && let Some(d) = s.ctx.tt.probe(child_hash)
             && d.selectivity == PROVEN
             && (d.upper as i32) / DISC < -alpha
         {
@@ -386,17 +353,20 @@ fn nws_body<K: Kernel, R: Rules>(
             move_key(k, s, &R::make(&board, sq, f), sq, first, empties)
         };
     }
-    // With several threads, this node is watched from below: should another
-    // thread resolve it meanwhile, this thread's work under it is dropped.
-    let busy = s.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
+    // Step 9. With several threads, this node is watched from below: should
+    // another thread resolve it meanwhile, this thread's work under it is
+    // dropped.
+    let busy = s.ctx.busy.filter(|_| empties >= ABDADA_MIN_EMPTIES);
     if busy.is_some() {
-        s.watch.enter(Watched {
+        s.ctx.watch.enter(Watched {
             hash,
             alpha,
             depth: empties,
             draw: 0,
         });
     }
+    // Step 10. The moves, best key first; a move another thread is on
+    // comes last (ABDADA).
     let mut best = NullWindowBest::new(-INF_DISCS);
     let mut deferred: Stack<(u8, u64), MAX_MOVES> = Stack::new();
     'moves: {
@@ -425,29 +395,30 @@ fn nws_body<K: Kernel, R: Rules>(
                 _ => None,
             };
             let v = -recurse(s, child, -alpha - 1);
-            if s.aborted || best.cuts(v, sq, alpha) {
+            if s.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
         for &(sq, f) in deferred.as_slice() {
             let v = -recurse(s, R::make(&board, sq, f), -alpha - 1);
-            if s.aborted || best.cuts(v, sq, alpha) {
+            if s.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
     }
     // Unwound to here (another thread answered this node first, and its answer
     // is ours), or stopped.
-    if let Some(score) = s.watch.unwound(busy.is_some(), &mut s.aborted) {
+    if let Some(score) = s.ctx.watch.unwound(busy.is_some(), &mut s.ctx.aborted) {
         return score;
     }
+    // Step 11. Remember the bound.
     if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score > alpha {
             (best.score, INF_DISCS - 1)
         } else {
             (-(INF_DISCS - 1), best.score)
         };
-        s.tt.store(
+        s.ctx.tt.store(
             hash,
             TtData {
                 lower: (lower.max(-64) * DISC) as i16,
@@ -461,13 +432,13 @@ fn nws_body<K: Kernel, R: Rules>(
     best.score
 }
 
-fn nws_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
+fn nws_plain<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
     nws_body(Portable, s, board, alpha, nws_plain::<R>)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
+fn nws_fast<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     nws_body(k, s, board, alpha, |s, b, a| nws_fast::<R>(s, b, a))
@@ -480,7 +451,7 @@ fn nws_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32) -> i32 {
 /// with a null window and a re-search when one beats `alpha`. Returns the score
 /// and the best move.
 #[inline(always)]
-fn pvs_body<K: Kernel, R: Rules>(
+fn pvs_body<K: Kernel, R: RuleSearch>(
     k: K,
     s: &mut Solver<R>,
     board: R::Pos,
@@ -489,7 +460,9 @@ fn pvs_body<K: Kernel, R: Rules>(
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32, i32) -> Solved,
     nws: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> Solved {
-    s.nodes += 1;
+    // Step 1. Count the node.
+    s.ctx.nodes += 1;
+    // Step 2. No move: a pass, or the end of the game.
     let moves = R::moves(Dispatch, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -505,10 +478,11 @@ fn pvs_body<K: Kernel, R: Rules>(
         r.pv.push(PASS);
         return r;
     }
+    // Step 3. The moves, the table's best first, then fastest-first.
     let empty = R::board(&board).empty();
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     let hash = R::key(&board);
-    let tt_move = s.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
+    let tt_move = s.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
     for sq in Squares(moves) {
         let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
@@ -526,6 +500,8 @@ fn pvs_body<K: Kernel, R: Rules>(
         score: -INF_DISCS,
         pv: Vec::new(),
     };
+    // Step 4. The first move with the full window, the others with a null
+    // window, searched again with the full one when they beat `alpha`.
     let alpha0 = alpha;
     for (i, &(sq, _)) in list[..n].iter().enumerate() {
         let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
@@ -538,12 +514,12 @@ fn pvs_body<K: Kernel, R: Rules>(
             line.score = -line.score;
         } else {
             line.score = -nws(s, child, -alpha - 1);
-            if line.score > alpha && line.score < beta && !s.aborted {
+            if line.score > alpha && line.score < beta && !s.ctx.aborted {
                 line = recurse(s, child, -beta, -alpha);
                 line.score = -line.score;
             }
         }
-        if s.aborted {
+        if s.ctx.aborted {
             return best;
         }
         if line.score > best.score {
@@ -557,6 +533,7 @@ fn pvs_body<K: Kernel, R: Rules>(
             }
         }
     }
+    // Step 5. Remember the bound, or the exact score.
     let empties = empty.count_ones();
     if empties >= ENDGAME_TT_MIN_EMPTIES {
         let (lower, upper) = if best.score >= beta {
@@ -566,7 +543,7 @@ fn pvs_body<K: Kernel, R: Rules>(
         } else {
             (-64, best.score)
         };
-        s.tt.store(
+        s.ctx.tt.store(
             hash,
             TtData {
                 lower: (lower * DISC) as i16,
@@ -580,7 +557,7 @@ fn pvs_body<K: Kernel, R: Rules>(
     best
 }
 
-fn pvs_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+fn pvs_plain<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
     pvs_body(
         Portable,
         s,
@@ -594,7 +571,7 @@ fn pvs_plain<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pvs_fast<R: Rules>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
+fn pvs_fast<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {
     // SAFETY: `pvs_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pvs_body(

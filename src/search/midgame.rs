@@ -7,26 +7,26 @@
 //! draw, which scores the side to move's contempt (see [`Midgame::with_draw`]).
 
 use super::NullWindowBest;
-use super::busy::BusyTable;
+use super::RuleSearch;
+use super::context::Context;
 use super::endgame::{INF_DISCS, Solver};
 use super::ordering::order_moves_with;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
-    STOP_CHECK_INTERVAL, endgame_passes, stability_threshold,
+    endgame_passes, stability_threshold,
 };
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
-use super::watch::{Watch, Watched};
+use super::watch::Watched;
 use crate::board::MAX_MOVES;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
 use crate::eval::{DISC, EvalKind};
-use crate::rules::{Othello, Rules};
+use crate::rules::Othello;
 use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Above every score: no position is worth this.
 pub const INF: i32 = 10_000;
@@ -47,25 +47,14 @@ pub struct Line {
 }
 
 /// One worker's midgame search state under the rules `R`.
-pub struct Midgame<'a, R: Rules = Othello> {
-    /// Positions visited, exact-solver nodes included.
-    pub nodes: u64,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
+pub struct Midgame<'a, R: RuleSearch = Othello> {
+    /// The thread's context: table, stop flags, node count (exact-solver
+    /// nodes included).
+    ctx: Context<'a>,
     eval: EvalKind,
-    next_check: u64,
-    deadline: Option<Instant>,
-    /// A lazy-SMP helper's second stop flag: the caller's (see `smp`).
-    outer_stop: Option<&'a AtomicBool>,
-    aborted: bool,
     /// What a drawn game is worth to the side to move at the current node
     /// (centi-discs); it changes sign with every ply, pass included.
     draw: i32,
-    /// The positions other threads are searching, when there are several.
-    busy: Option<&'a BusyTable>,
-    /// With several threads: the null-window nodes this thread is inside, from
-    /// [`MIDGAME_ABDADA_MIN_DEPTH`].
-    watch: Watch,
     /// How sure a Multi-ProbCut cut must be (full width: no cut).
     selectivity: Selectivity,
     /// The regressions, when the search is selective and has some for its
@@ -81,26 +70,34 @@ impl<'a> Midgame<'a> {
     }
 }
 
-impl<'a, R: Rules> Midgame<'a, R> {
+impl<'a, R: RuleSearch> Midgame<'a, R> {
     /// A search under the rules `R` sharing `tt`, watching `stop`, scoring
     /// leaves with `eval`.
     pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
+        Midgame::in_context(Context::new(tt, stop), eval)
+    }
+
+    /// A search under the rules `R` in the thread context `ctx`, scoring
+    /// leaves with `eval`.
+    pub fn in_context(ctx: Context<'a>, eval: EvalKind) -> Self {
         Midgame {
-            nodes: 0,
-            tt,
-            stop,
+            ctx,
             eval,
-            next_check: STOP_CHECK_INTERVAL,
-            deadline: None,
-            outer_stop: None,
-            aborted: false,
             draw: 0,
-            busy: None,
-            watch: Watch::default(),
             selectivity: Selectivity::FULL,
             probcut: None,
             rules: PhantomData,
         }
+    }
+
+    /// Positions visited so far, exact-solver nodes included.
+    pub fn nodes(&self) -> u64 {
+        self.ctx.nodes
+    }
+
+    /// Returns the node count and starts it again from 0.
+    pub fn take_nodes(&mut self) -> u64 {
+        std::mem::take(&mut self.ctx.nodes)
     }
 
     /// The same search at `selectivity`: below full width, null-window nodes
@@ -144,14 +141,6 @@ impl<'a, R: Rules> Midgame<'a, R> {
         self.selectivity
     }
 
-    /// The same search, sharing `busy` with the other threads of a lazy-SMP
-    /// search: from [`MIDGAME_ABDADA_MIN_DEPTH`] a later move another thread is
-    /// searching is put off until the others are done.
-    pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
-        self.busy = busy;
-        self
-    }
-
     /// The same search, valuing a drawn game at `draw` centi-discs for the side
     /// to move in the positions given to [`pvs`](Self::pvs) and [`nws`](Self::nws)
     /// (the contempt), clamped to ±[`MAX_CONTEMPT`]: a draw then stays strictly
@@ -162,22 +151,9 @@ impl<'a, R: Rules> Midgame<'a, R> {
         self
     }
 
-    /// The same search, stopping (and raising the stop flag) at `deadline`.
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
-        self.deadline = deadline;
-        self
-    }
-
-    /// The same search, stopping as well when `outer` is raised (a lazy-SMP
-    /// helper watches the caller's flag itself: see `smp`).
-    pub fn with_outer_stop(mut self, outer: Option<&'a AtomicBool>) -> Self {
-        self.outer_stop = outer;
-        self
-    }
-
     /// Whether the stop flag cut the last search short.
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.ctx.aborted
     }
 
     /// A PV search of `board` to `depth` plies over `(alpha, beta)`.
@@ -207,24 +183,13 @@ impl<'a, R: Rules> Midgame<'a, R> {
         nws_plain(self, board, depth, alpha)
     }
 
-    /// Whether to stop now; polls the shared flag every few thousand nodes, and
-    /// with it the table, for a node above this one that another thread has
-    /// answered meanwhile (then this thread unwinds to it: see `watch`).
+    /// Whether to stop now (see [`Context::should_stop`]), reading table
+    /// entries at this search's selectivity.
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.tt.add_progress(STOP_CHECK_INTERVAL);
-            let stopped = super::must_stop(self.stop, self.outer_stop, self.deadline);
-            let sel = self.selectivity.percent();
-            if self
-                .watch
-                .must_abort(stopped, self.tt, |d, w| usable(d, w.depth, sel, w.draw))
-            {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        let selectivity = self.selectivity;
+        self.ctx
+            .should_stop(|d, w| usable(d, w.depth, selectivity.percent(), w.draw))
     }
 
     /// A final margin (or a solver's bound on it) in discs, as this search
@@ -250,13 +215,10 @@ impl<'a, R: Rules> Midgame<'a, R> {
     /// first).
     fn exact(&mut self, board: R::Pos, alpha: i32, beta: i32) -> Line {
         let (a, b) = disc_window(alpha, beta, self.draw);
-        let mut solver = Solver::<R>::under(self.tt, self.stop)
-            .with_deadline(self.deadline)
-            .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy);
+        let mut solver = Solver::<R>::in_context(self.ctx.fresh());
         let r = solver.solve_reversed(board, a, b);
-        self.nodes += solver.nodes;
-        self.aborted |= solver.aborted();
+        self.ctx.nodes += solver.nodes();
+        self.ctx.aborted |= solver.aborted();
         Line {
             score: self.value(r.score),
             pv: r.pv,
@@ -300,7 +262,7 @@ fn usable(d: &TtData, depth: u32, selectivity: u8, draw: i32) -> Option<(i32, i3
 /// The null-window node. Steps: count and stop check; pass or game end; leaf
 /// evaluation; exact hand-off; table cut-off; ordered moves; table store.
 #[inline(always)]
-fn nws_body<K: Kernel, R: Rules>(
+fn nws_body<K: Kernel, R: RuleSearch>(
     k: K,
     m: &mut Midgame<R>,
     board: R::Pos,
@@ -309,7 +271,7 @@ fn nws_body<K: Kernel, R: Rules>(
     nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> i32 {
     // Step 1. Count the node; poll the stop flag.
-    m.nodes += 1;
+    m.ctx.nodes += 1;
     if m.should_stop() {
         return 0;
     }
@@ -347,7 +309,7 @@ fn nws_body<K: Kernel, R: Rules>(
     let hash = R::key(&board);
     let mut tt_move = NO_MOVE;
     if depth >= MIDGAME_TT_MIN_DEPTH
-        && let Some(d) = m.tt.probe(hash)
+        && let Some(d) = m.ctx.tt.probe(hash)
     {
         if let Some((lo, hi)) = usable(&d, depth, m.selectivity.percent(), m.draw) {
             if lo > alpha {
@@ -368,20 +330,20 @@ fn nws_body<K: Kernel, R: Rules>(
         let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
         let sel = m.selectivity.percent();
         if high <= 64 * DISC && nws(m, board, reg.shallow, high - 1) >= high {
-            if m.aborted {
+            if m.ctx.aborted {
                 return 0;
             }
-            store(m.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
+            store(m.ctx.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
             return alpha + 1;
         }
         if low >= -64 * DISC && nws(m, board, reg.shallow, low) <= low {
-            if m.aborted {
+            if m.ctx.aborted {
                 return 0;
             }
-            store(m.tt, hash, (-INF, alpha), (depth, sel), tt_move);
+            store(m.ctx.tt, hash, (-INF, alpha), (depth, sel), tt_move);
             return alpha;
         }
-        if m.aborted {
+        if m.ctx.aborted {
             return 0;
         }
     }
@@ -391,9 +353,9 @@ fn nws_body<K: Kernel, R: Rules>(
     // With several threads, a later move another thread is on comes last
     // (ABDADA, as in the exact solver), by when the table may hold its result;
     // and this node is watched from below, as there.
-    let busy = m.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
+    let busy = m.ctx.busy.filter(|_| depth >= MIDGAME_ABDADA_MIN_DEPTH);
     if busy.is_some() {
-        m.watch.enter(Watched {
+        m.ctx.watch.enter(Watched {
             hash,
             alpha,
             depth,
@@ -423,14 +385,14 @@ fn nws_body<K: Kernel, R: Rules>(
             m.draw = -m.draw;
             let v = -nws(m, child, depth - 1, -alpha - 1);
             m.draw = -m.draw;
-            if m.aborted || best.cuts(v, sq, alpha) {
+            if m.ctx.aborted || best.cuts(v, sq, alpha) {
                 break 'moves;
             }
         }
     }
     // Unwound to here (another thread answered this node first, and its answer
     // is ours), or stopped.
-    if let Some(score) = m.watch.unwound(busy.is_some(), &mut m.aborted) {
+    if let Some(score) = m.ctx.watch.unwound(busy.is_some(), &mut m.ctx.aborted) {
         return score;
     }
     // Step 7. Remember the bound.
@@ -441,7 +403,7 @@ fn nws_body<K: Kernel, R: Rules>(
             (-INF, best.score)
         };
         let sel = m.selectivity.percent();
-        store(m.tt, hash, (lower, upper), (depth, sel), best.mv);
+        store(m.ctx.tt, hash, (lower, upper), (depth, sel), best.mv);
     }
     best.score
 }
@@ -470,7 +432,7 @@ fn store(
 /// The PV node over the window `(alpha, beta)`: the first move with the full
 /// window, the others with a null window, re-searched when they beat `alpha`.
 #[inline(always)]
-fn pv_body<K: Kernel, R: Rules>(
+fn pv_body<K: Kernel, R: RuleSearch>(
     k: K,
     m: &mut Midgame<R>,
     board: R::Pos,
@@ -479,10 +441,12 @@ fn pv_body<K: Kernel, R: Rules>(
     pv: impl Fn(&mut Midgame<R>, R::Pos, u32, i32, i32) -> Line,
     nws: impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
 ) -> Line {
-    m.nodes += 1;
+    // Step 1. Count the node; poll the stop flag.
+    m.ctx.nodes += 1;
     if m.should_stop() {
         return Line::default();
     }
+    // Step 2. No move: a pass, which costs no depth, or the end of the game.
     let moves = R::moves(k, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -499,24 +463,29 @@ fn pv_body<K: Kernel, R: Rules>(
         line.pv.push(PASS);
         return line;
     }
+    // Step 3. The horizon: the evaluation.
     if depth == 0 {
         return Line {
             score: R::evaluate(m.eval, &board),
             pv: Vec::new(),
         };
     }
+    // Step 4. Deep enough to see the end: solve exactly.
     let empties = R::board(&board).empties();
     if depth >= empties && m.solves(empties) {
         return m.exact(board, alpha, beta);
     }
+    // Step 5. The moves, the table's best first, then best-looking first.
     let hash = R::key(&board);
-    let tt_move = m.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
+    let tt_move = m.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
     let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth.max(2));
     let alpha0 = alpha;
     let mut best = Line {
         score: -INF,
         pv: Vec::new(),
     };
+    // Step 6. The first move with the full window, the others with a null
+    // window, searched again with the full one when they beat `alpha`.
     for (i, &(sq, f)) in list.as_slice().iter().enumerate() {
         let child = R::make(&board, sq, f);
         let mut line;
@@ -526,7 +495,7 @@ fn pv_body<K: Kernel, R: Rules>(
             line.score = -line.score;
         } else {
             let v = -nws(m, child, depth - 1, -alpha - 1);
-            if v > alpha && v < beta && !m.aborted {
+            if v > alpha && v < beta && !m.ctx.aborted {
                 line = pv(m, child, depth - 1, -beta, -alpha);
                 line.score = -line.score;
             } else {
@@ -537,7 +506,7 @@ fn pv_body<K: Kernel, R: Rules>(
             }
         }
         m.draw = -m.draw;
-        if m.aborted {
+        if m.ctx.aborted {
             return best;
         }
         if line.score > best.score {
@@ -551,6 +520,7 @@ fn pv_body<K: Kernel, R: Rules>(
             }
         }
     }
+    // Step 7. Remember the bound, or the exact score.
     let best_move = best.pv.last().copied().unwrap_or(NO_MOVE);
     let (lower, upper) = if best.score >= beta {
         (best.score, INF)
@@ -560,15 +530,21 @@ fn pv_body<K: Kernel, R: Rules>(
         (-INF, best.score)
     };
     let sel = m.selectivity.percent();
-    store(m.tt, hash, (lower, upper), (depth, sel), best_move);
+    store(m.ctx.tt, hash, (lower, upper), (depth, sel), best_move);
     best
 }
 
-fn nws_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
+fn nws_plain<R: RuleSearch>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
     nws_body(Portable, m, b, depth, alpha, nws_plain::<R>)
 }
 
-fn pv_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+fn pv_plain<R: RuleSearch>(
+    m: &mut Midgame<R>,
+    b: R::Pos,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> Line {
     pv_body(
         Portable,
         m,
@@ -582,7 +558,7 @@ fn pv_plain<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, bet
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn nws_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
+fn nws_fast<R: RuleSearch>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> i32 {
     // SAFETY: `nws_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     nws_body(k, m, b, depth, alpha, |m, b, d, a| {
@@ -592,7 +568,13 @@ fn nws_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32) -> 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn pv_fast<R: Rules>(m: &mut Midgame<R>, b: R::Pos, depth: u32, alpha: i32, beta: i32) -> Line {
+fn pv_fast<R: RuleSearch>(
+    m: &mut Midgame<R>,
+    b: R::Pos,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> Line {
     // SAFETY: `pv_fast` is entered only after `has_fast_kernel()` said yes.
     let k = unsafe { Avx2::assume() };
     pv_body(

@@ -12,31 +12,35 @@
 
 mod answer;
 pub mod busy;
+pub mod context;
 pub mod endgame;
 pub(crate) mod last_empties;
 pub mod level;
 pub mod midgame;
-pub mod multipv;
 pub mod ordering;
 pub mod params;
 pub mod probcut;
 mod root;
+mod rule_search;
 mod smp;
 pub mod stack;
 mod time_plan;
 mod watch;
 
-use crate::board::movegen::Dispatch;
 use crate::board::{Board, Move, Square};
 use crate::eval::EvalKind;
 use crate::rules::{Othello, Rules};
 use crate::tt::{self, TranspositionTable};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use level::Level;
 pub use midgame::PASS;
 pub use probcut::Selectivity;
+pub use root::lines::{
+    MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv, multipv_under,
+};
+pub use rule_search::{LastEmpties, RuleSearch};
 
 /// How deep to search, and where the exact and win/loss/draw solves take over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,24 +210,6 @@ pub struct SearchResult {
     pub stopped: bool,
 }
 
-/// Whether a search must stop: the shared flag or the `outer` one is up, or
-/// `deadline` has passed, in which case the flag is raised so that every thread
-/// of the search stops.
-pub(crate) fn must_stop(
-    stop: &AtomicBool,
-    outer: Option<&AtomicBool>,
-    deadline: Option<Instant>,
-) -> bool {
-    if stop.load(Ordering::Relaxed) || outer.is_some_and(|f| f.load(Ordering::Relaxed)) {
-        return true;
-    }
-    if deadline.is_some_and(|d| Instant::now() >= d) {
-        stop.store(true, Ordering::Relaxed);
-        return true;
-    }
-    false
-}
-
 /// The best move so far of a null-window node, and its score (fail-soft).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NullWindowBest {
@@ -274,7 +260,7 @@ pub fn search(
 }
 
 /// [`search`] under the rules `R`.
-pub fn search_under<R: Rules>(
+pub fn search_under<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -301,7 +287,7 @@ pub fn search_answering(
 }
 
 /// [`search_answering`] under the rules `R`.
-pub fn search_answering_under<R: Rules>(
+pub fn search_answering_under<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -309,164 +295,9 @@ pub fn search_answering_under<R: Rules>(
     answer: &(dyn Fn(&SearchResult) + Sync),
 ) -> SearchResult {
     let standing = answer::Standing::new(answer, Instant::now());
-    let r = search_standing(req, tt, stop, report, &standing);
+    let r = root::policy::search_standing(req, tt, stop, report, &standing);
     standing.give(&r);
     r
-}
-
-/// The body of [`search_answering`]; the main thread keeps `standing` up to date.
-fn search_standing<R: Rules>(
-    req: &SearchRequest<R>,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&SearchResult),
-    standing: &answer::Standing,
-) -> SearchResult {
-    let start = standing.start;
-    let board = req.board;
-    let done = |best, score, kind| SearchResult {
-        best,
-        score,
-        kind,
-        pv: best.into_iter().collect(),
-        nodes: 0,
-        elapsed: start.elapsed(),
-        stopped: false,
-    };
-    let moves = R::moves(Dispatch, &board);
-    if moves == 0 {
-        let passed = R::pass(&board);
-        return if R::moves(Dispatch, &passed) == 0 {
-            done(
-                None,
-                R::final_score(&board) * crate::eval::DISC,
-                ScoreKind::Exact,
-            )
-        } else {
-            // A forced pass is worth the opponent's score, negated.
-            let mut r = search_under(
-                &SearchRequest {
-                    board: passed,
-                    contempt: -req.contempt,
-                    ..*req
-                },
-                tt,
-                stop,
-                &mut |_| {},
-            );
-            r.score = -r.score;
-            r.best = Some(Move::Pass);
-            r.pv.insert(0, Move::Pass);
-            r
-        };
-    }
-    // Under a clock, a lone legal move is played at once, with the exact score
-    // when the rest of the game is small enough to solve in a blink.
-    if req.time.is_some() && moves.count_ones() == 1 {
-        let sq = moves.trailing_zeros() as u8;
-        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
-        let mv = Square::new(sq).map(Move::Play);
-        let over = R::moves(Dispatch, &child) == 0 && R::moves(Dispatch, &R::pass(&child)) == 0;
-        let (score, kind) = if over {
-            (
-                -R::final_score(&child) * crate::eval::DISC,
-                ScoreKind::Exact,
-            )
-        } else if R::board(&child).empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
-            let mut solver = endgame::Solver::<R>::under(tt, stop);
-            let s = solver.solve(child, -endgame::INF_DISCS, endgame::INF_DISCS);
-            (-s.score * crate::eval::DISC, ScoreKind::Exact)
-        } else {
-            (-R::evaluate(req.eval, &child), ScoreKind::Midgame(1))
-        };
-        let mut r = done(mv, score, kind);
-        standing.report(&r, report);
-        r.elapsed = start.elapsed();
-        return r;
-    }
-    tt.new_search();
-    let empties = R::board(&board).empties();
-    let root = req.limits.root_search(empties);
-    let job = smp::Shared {
-        req,
-        tt,
-        start,
-        root,
-        busy: None,
-        outer_stop: None,
-        deadline: req.time.map(|t| start + t.hard),
-        standing: Some(standing),
-    };
-    let run = |job: &smp::Shared<R>, stop: &AtomicBool, report: &mut dyn FnMut(&SearchResult)| {
-        if req.threads <= 1 {
-            job.run(stop, 0, report)
-        } else {
-            job.run_with_helpers(stop, report)
-        }
-    };
-    // Under a clock, a solve that likely does not fit in the soft limit comes
-    // after a midgame search, so that a solve cut short still leaves a searched
-    // move; one that fits (or any solve with no clock) goes first and alone.
-    let Some(time) = req.time else {
-        return run(&job, stop, report);
-    };
-    if root != RootSearch::Midgame && timed_solve_fits(empties, time.soft.as_secs_f64()) {
-        return run(&job, stop, report);
-    }
-    let midgame_job = smp::Shared {
-        root: RootSearch::Midgame,
-        ..job
-    };
-    let midgame = run(&midgame_job, stop, report);
-    if midgame.stopped {
-        return midgame;
-    }
-    let left = time.soft.saturating_sub(start.elapsed());
-    let solved = if root == RootSearch::Midgame {
-        // Beyond the level's window: only a solve that is cheap next to the
-        // level's own search, as measured (see `EXTRA_SOLVE_SHARE`).
-        let budget = midgame
-            .elapsed
-            .mul_f64(params::EXTRA_SOLVE_SHARE)
-            .max(Duration::from_secs_f64(params::EXTRA_SOLVE_MIN_SECONDS))
-            .min(left);
-        if !timed_solve_fits(empties, budget.as_secs_f64()) {
-            return midgame;
-        }
-        // A stop flag of its own, so that running out of the budget stops
-        // this solve alone; the caller's stop still ends it.
-        let budget_stop = AtomicBool::new(false);
-        let extra_job = smp::Shared {
-            root: RootSearch::Exact,
-            outer_stop: Some(stop),
-            deadline: {
-                let end = Instant::now() + budget;
-                Some(job.deadline.map_or(end, |hard| hard.min(end)))
-            },
-            standing: None,
-            ..job
-        };
-        run(&extra_job, &budget_stop, &mut |_| {})
-    } else {
-        // The level's own solve, in what is left of the soft limit.
-        if !timed_solve_fits(empties, left.as_secs_f64()) {
-            return midgame;
-        }
-        run(&job, stop, &mut |_| {})
-    };
-    if solved.stopped {
-        // Cut short (the hard limit, the budget, or a stop): the midgame
-        // answer stands.
-        let mut r = midgame;
-        r.nodes += solved.nodes;
-        r.elapsed = start.elapsed();
-        r.stopped = stop.load(Ordering::Relaxed);
-        return r;
-    }
-    let mut solved = solved;
-    solved.nodes += midgame.nodes;
-    standing.report(&solved, report);
-    solved
 }
 
 /// Whether an exact solve of a position with `empties` empty squares likely

@@ -182,12 +182,13 @@ pub const LONE_MOVE_SOLVE_EMPTIES: u32 = 12;
 // The exact solver's move ordering per rule set.
 
 /// How the exact solver orders moves under one rule set
-/// (`rules::Rules::SOLVER_ORDER`): the fastest-first key of a move is
-/// `-ORDER_MOBILITY_WEIGHT` per reply left to the opponent (a corner reply
-/// counting `1 + corner_reply_extra` replies), plus `corner_bonus` for taking a
-/// corner, less `disc_weight` per disc the mover owns after the move, plus
-/// [`SOLVER_PARITY_BONUS`] in a region of the preferred parity
-/// (`odd_first`). Near the end the parity alone orders the moves.
+/// ([`RuleSearch::SOLVER_ORDER`](super::RuleSearch::SOLVER_ORDER)): the
+/// fastest-first key of a move is `-ORDER_MOBILITY_WEIGHT` per reply left to
+/// the opponent (a corner reply counting `1 + corner_reply_extra` replies),
+/// plus `corner_bonus` for taking a corner, less `disc_weight` per disc the
+/// mover owns after the move, plus [`SOLVER_PARITY_BONUS`] in a region of the
+/// preferred parity (`odd_first`). Near the end the parity alone orders the
+/// moves.
 #[derive(Clone, Copy, Debug)]
 pub struct SolverOrder {
     /// Extra weight of a corner among the opponent's replies, in replies.
@@ -197,7 +198,7 @@ pub struct SolverOrder {
     /// Malus per disc the mover owns after the move.
     pub disc_weight: i32,
     /// From this many empties up, a move's key is the evaluation
-    /// (`Rules::order_value`) of the position after it ([`NEVER`]: no such band).
+    /// (`RuleSearch::order_value`) of the position after it ([`NEVER`]: no such band).
     pub eval_min_empties: u32,
     /// From this many empties up, a move's key is a small search
     /// ([`SEARCH_ORDER_DEPTH`] plies) over that evaluation.
@@ -332,3 +333,7 @@ pub const SELECTIVE_END_MIN_EMPTIES: u32 = 10;
 /// even, so two discs hold the passes' score and its neighbours. 1 and 4 did
 /// no better on FFO 40-44.
 pub const ENDGAME_ASPIRATION_DISCS: i32 = 2;
+
+/// Before a multi-PV solve, midgame depths up to this one are reported first:
+/// they are cheap, show something at once, and order the moves for the solve.
+pub const PRESOLVE_DEPTH: u32 = 8;

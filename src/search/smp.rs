@@ -17,12 +17,13 @@
 //! standing answer (`answer`), so that a thread that sees it late does not hold
 //! the answer back.
 
+use super::RuleSearch;
 use super::answer::Standing;
 use super::busy::BusyTable;
-use super::root::Root;
+use super::context::Context;
+use super::root::{Lines, Root};
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
-use crate::rules::Rules;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -30,7 +31,7 @@ use std::time::Instant;
 /// What every thread of one search under the rules `R` shares (one search,
 /// several threads: not the engine's job).
 #[derive(Clone, Copy)]
-pub(super) struct Shared<'a, R: Rules> {
+pub(super) struct Shared<'a, R: RuleSearch> {
     pub req: &'a SearchRequest<R>,
     pub tt: &'a TranspositionTable,
     pub start: Instant,
@@ -46,7 +47,7 @@ pub(super) struct Shared<'a, R: Rules> {
     pub standing: Option<&'a Standing<'a>>,
 }
 
-impl<R: Rules> Shared<'_, R> {
+impl<R: RuleSearch> Shared<'_, R> {
     /// One thread's search: the main thread when `helper` is 0.
     pub(super) fn run(
         &self,
@@ -55,10 +56,11 @@ impl<R: Rules> Shared<'_, R> {
         report: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let mut rng = Rng::new(self.req.seed ^ R::key(&self.req.board));
-        let mut root = Root::new(self.req, self.tt, stop, self.start);
-        root.busy = self.busy;
-        root.outer_stop = self.outer_stop;
-        root.deadline = self.deadline;
+        let ctx = Context::new(self.tt, stop)
+            .with_deadline(self.deadline)
+            .with_outer_stop(self.outer_stop)
+            .with_busy(self.busy);
+        let mut root = Root::new(self.req, ctx, self.start, Lines::Best);
         if helper > 0 {
             root.make_helper(helper, self.root == RootSearch::Midgame);
         }
@@ -72,10 +74,7 @@ impl<R: Rules> Shared<'_, R> {
             Some(s) => s.report(r, report),
             None => report(r),
         };
-        let r = match self.root {
-            RootSearch::Midgame => root.deepen(&mut rng, &mut report),
-            solve => root.solve(solve == RootSearch::WinLossDraw, &mut rng, &mut report),
-        };
+        let r = root.best_move(self.root, &mut rng, &mut report);
         if let Some(s) = standing.filter(|_| r.stopped) {
             s.give_standing(r.nodes);
         }
@@ -174,7 +173,7 @@ impl<R: Rules> Shared<'_, R> {
 /// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
 /// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
 /// is raised. Returns `main`'s result and the helpers' node count.
-pub(super) fn beside_helpers<R: Rules, T>(
+pub(super) fn beside_helpers<R: RuleSearch, T>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,

@@ -3,7 +3,7 @@
 use super::super::text::move_lower;
 use crate::board::Move;
 use crate::eval::to_discs;
-use crate::search::multipv::MultiPvIteration;
+use crate::search::MultiPvIteration;
 use crate::search::{ScoreKind, SearchResult};
 
 /// A score as the console writes it: `+0.50` (midgame), `+4` (exact), `win`.

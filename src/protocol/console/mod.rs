@@ -14,8 +14,8 @@ use crate::engine::{EngineError, Event, Job, MoveTime, TimeLeft};
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_transcript};
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
+use crate::search::MultiPvIteration;
 use crate::search::ScoreKind;
-use crate::search::multipv::MultiPvIteration;
 use std::time::Duration;
 
 mod commands;

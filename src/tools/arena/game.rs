@@ -27,8 +27,8 @@ use crate::board::{Color, Move};
 use crate::format::{GgfGame, GgfMove, Seconds};
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
-use crate::rules::{Rules, with_rules};
-use crate::search::{Level, SearchRequest, search_under};
+use crate::rules::with_rules;
+use crate::search::{Level, RuleSearch, SearchRequest, search_under};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -298,7 +298,7 @@ pub fn complete(pos: VariantPosition) -> VariantPosition {
 }
 
 /// [`complete`] under the rules `R` (those of `pos`).
-fn complete_under<R: Rules>(mut pos: VariantPosition) -> VariantPosition {
+fn complete_under<R: RuleSearch>(mut pos: VariantPosition) -> VariantPosition {
     let tt = TranspositionTable::new(1).expect("a 1 MB table");
     let stop = AtomicBool::new(false);
     while !pos.is_game_over() {

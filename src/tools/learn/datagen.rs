@@ -26,10 +26,9 @@ use crate::board::Board;
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
 use crate::rng::Rng;
-use crate::rules::Variant;
 use crate::rules::game::Game;
-use crate::rules::{Anti, Othello, Rules};
-use crate::search::{Limits, SearchRequest, SearchResult, Selectivity, search_under};
+use crate::rules::{Anti, Othello, Variant};
+use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
 
@@ -121,7 +120,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 /// The search of `board` under the rules `R` with `req`'s settings.
-fn search_as<R: Rules<Pos = Board>>(
+fn search_as<R: RuleSearch<Pos = Board>>(
     req: &DatagenRequest,
     board: Board,
     seed: u64,

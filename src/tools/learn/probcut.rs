@@ -25,8 +25,8 @@ use crate::board::{Board, Position};
 use crate::eval::{DISC, EvalKind};
 use crate::format::{parse_board_prefix, write_board_string};
 use crate::knowledge::mpc::{Pair, ProbCutFile, Regression, shallow_depth};
-use crate::rules::Rules;
 use crate::rules::Variant;
+use crate::search::RuleSearch;
 use crate::search::midgame::{INF, Midgame};
 use crate::search::probcut::PROBCUT_MIN_DEPTH;
 use crate::tt::TranspositionTable;
@@ -132,7 +132,7 @@ pub fn pick_positions(samples: &[Sample], per_phase: usize, seed: u64) -> Vec<Po
 /// alone: Othello, Anti-Reversi) full width with their learned evaluation at
 /// every depth from 0 to `max_depth` (and below its empties, where the search
 /// would turn into an exact solve); `None` if `stop` cut it short.
-pub fn depth_scores<R: Rules<Pos = Board>>(
+pub fn depth_scores<R: RuleSearch<Pos = Board>>(
     position: Position,
     max_depth: u32,
     stop: &AtomicBool,

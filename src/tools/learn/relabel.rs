@@ -21,9 +21,8 @@ use super::datagen::Shard;
 use super::sample::{self, LabelKind, Line};
 use crate::board::Board;
 use crate::eval::{DISC, EvalKind};
-use crate::rules::Variant;
-use crate::rules::{Anti, Othello, Rules};
-use crate::search::{Limits, SearchRequest, Selectivity, search_under};
+use crate::rules::{Anti, Othello, Variant};
+use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use rayon::prelude::*;
 use std::path::Path;
@@ -54,7 +53,7 @@ pub struct RelabelRequest {
 }
 
 /// The midgame search score of `board`, in whole discs (−64..=64).
-fn score_as<R: Rules<Pos = Board>>(
+fn score_as<R: RuleSearch<Pos = Board>>(
     req: &RelabelRequest,
     board: Board,
     tt: &TranspositionTable,

@@ -14,30 +14,26 @@
 //! report is a complete depth.
 //!
 //! Scores are centi-discs for the side to move at the root, as in
-//! [`SearchResult`](super::SearchResult).
+//! [`SearchResult`](crate::search::SearchResult).
 
-use super::endgame::{INF_DISCS, Solver};
-use super::midgame::{INF, Midgame};
-use super::ordering::order_moves;
-use super::{Limits, RootSearch, ScoreKind, SearchRequest, pv_moves, smp};
+use super::{Below, Lines, Range, Root, ScoredLine};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
-use crate::eval::{DISC, EvalKind};
+use crate::eval::EvalKind;
 use crate::rules::{Othello, Rules};
-use crate::tt::{NO_MOVE, TranspositionTable};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::search::RuleSearch;
+use crate::search::context::Context;
+use crate::search::{Limits, RootSearch, ScoreKind, SearchRequest, smp};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// Before a solve, midgame depths up to this one are reported first: they are
-/// cheap, show something at once, and order the moves for the solve.
-const PRESOLVE_DEPTH: u32 = 8;
 
 /// What to analyse, under the rules `R` (Othello unless named).
 #[derive(Clone, Copy, Debug)]
 pub struct MultiPvRequest<R: Rules = Othello> {
     /// The position, from the side to move; it must have a legal move.
     pub board: R::Pos,
-    /// Depth and solve thresholds, as for [`search`](super::search).
+    /// Depth and solve thresholds, as for [`search`](crate::search::search).
     pub limits: Limits,
     /// The leaf evaluation.
     pub eval: EvalKind,
@@ -46,7 +42,7 @@ pub struct MultiPvRequest<R: Rules = Othello> {
     /// Threads: this one plus `threads - 1` lazy-SMP helpers.
     pub threads: usize,
     /// What a draw is worth to the side to move, as
-    /// [`SearchRequest::contempt`](super::SearchRequest::contempt).
+    /// [`SearchRequest::contempt`](crate::search::SearchRequest::contempt).
     pub contempt: i32,
 }
 
@@ -72,61 +68,6 @@ pub struct MultiPvIteration {
     pub elapsed: Duration,
 }
 
-/// The search below the root moves, in its own unit (centi-discs for the
-/// midgame, discs for the solver).
-trait Below<P> {
-    /// The child's score over the full window, and its line.
-    fn full(&mut self, child: P) -> (i32, Vec<u8>);
-    /// Whether the child is worth less than `-threshold`, i.e. whether the root
-    /// move beats `threshold`.
-    fn beats(&mut self, child: P, threshold: i32) -> bool;
-    /// Whether a stop cut the search short.
-    fn aborted(&self) -> bool;
-}
-
-/// The midgame search to a fixed depth below the root.
-struct MidgameBelow<'m, 'a, R: Rules> {
-    search: &'m mut Midgame<'a, R>,
-    depth: u32,
-}
-
-impl<R: Rules> Below<R::Pos> for MidgameBelow<'_, '_, R> {
-    fn full(&mut self, child: R::Pos) -> (i32, Vec<u8>) {
-        let l = self.search.pvs(child, self.depth, -INF, INF);
-        (l.score, l.pv)
-    }
-    fn beats(&mut self, child: R::Pos, threshold: i32) -> bool {
-        self.search.nws(child, self.depth, -threshold - 1) < -threshold
-    }
-    fn aborted(&self) -> bool {
-        self.search.aborted()
-    }
-}
-
-/// The solver: exact scores, or signs only when `wld`.
-struct SolverBelow<'s, 'a, R: Rules> {
-    solver: &'s mut Solver<'a, R>,
-    wld: bool,
-}
-
-impl<R: Rules> Below<R::Pos> for SolverBelow<'_, '_, R> {
-    fn full(&mut self, child: R::Pos) -> (i32, Vec<u8>) {
-        let s = if self.wld {
-            self.solver.solve(child, -1, 1)
-        } else {
-            self.solver.solve(child, -INF_DISCS, INF_DISCS)
-        };
-        let score = if self.wld { s.score.signum() } else { s.score };
-        (score, s.pv)
-    }
-    fn beats(&mut self, child: R::Pos, threshold: i32) -> bool {
-        self.solver.nws(child, -threshold - 1) < -threshold
-    }
-    fn aborted(&self) -> bool {
-        self.solver.aborted()
-    }
-}
-
 /// A root move's result in one pass.
 struct Scored {
     sq: u8,
@@ -136,27 +77,24 @@ struct Scored {
     pv: Vec<u8>,
 }
 
-/// The multi-PV driver.
-struct MultiPv<'a, R: Rules> {
-    req: &'a MultiPvRequest<R>,
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
-    /// Root moves, best first after each pass.
-    order: Vec<u8>,
-}
-
-impl<R: Rules> MultiPv<'_, R> {
-    /// Scores every root move with `below`; `None` if stopped. With `prune`, a
-    /// move that cannot enter the best `lines` gets only a bound.
-    fn pass(&mut self, below: &mut dyn Below<R::Pos>, prune: bool) -> Option<Vec<Scored>> {
+impl<R: RuleSearch> Root<'_, R> {
+    /// Scores every root move with `below` (scores in `range`): the best `n`
+    /// lines, best first, or `None` if stopped. Unless the scores are signs
+    /// only, a move that cannot enter the best `n` gets only a bound.
+    pub(super) fn top_lines(
+        &mut self,
+        below: &mut dyn Below<R::Pos>,
+        range: Range,
+        n: usize,
+    ) -> Option<Vec<ScoredLine>> {
         let board = self.req.board;
-        let n = self.req.lines.max(1);
+        let prune = !range.signs;
         let mut scored: Vec<Scored> = Vec::with_capacity(self.order.len());
         let mut exact_scores: Vec<i32> = Vec::new();
         for &sq in &self.order {
             // Polled per root move too: a shallow pass may end before the
             // searches below look at the flag.
-            if self.stop.load(Ordering::Relaxed) {
+            if self.ctx.stop_raised() {
                 return None;
             }
             let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
@@ -164,7 +102,7 @@ impl<R: Rules> MultiPv<'_, R> {
                 // The n-th best exact score so far: a move must beat it to count.
                 exact_scores.sort_unstable_by(|a, b| b.cmp(a));
                 let threshold = exact_scores[n - 1];
-                let beats = below.beats(child, threshold);
+                let beats = below.nws(child, -threshold - 1) < -threshold;
                 if below.aborted() {
                     return None;
                 }
@@ -178,15 +116,16 @@ impl<R: Rules> MultiPv<'_, R> {
                     continue;
                 }
             }
-            let (v, line) = below.full(child);
+            let (v, line) = below.pv(child, -range.window.1, -range.window.0);
             if below.aborted() {
                 return None;
             }
+            let score = (-v).clamp(range.clamp.0, range.clamp.1);
             let pv = std::iter::once(sq).chain(line).collect();
-            exact_scores.push(-v);
+            exact_scores.push(score);
             scored.push(Scored {
                 sq,
-                score: -v,
+                score,
                 exact: true,
                 pv,
             });
@@ -195,33 +134,13 @@ impl<R: Rules> MultiPv<'_, R> {
         // ties keep the previous order).
         scored.sort_by(|a, b| b.exact.cmp(&a.exact).then(b.score.cmp(&a.score)));
         self.order = scored.iter().map(|s| s.sq).collect();
-        Some(scored)
-    }
-
-    /// The report of a completed pass.
-    fn iteration(
-        &self,
-        scored: &[Scored],
-        kind: ScoreKind,
-        scale: i32,
-        nodes: u64,
-        start: Instant,
-    ) -> MultiPvIteration {
         let lines = scored
-            .iter()
+            .into_iter()
             .filter(|s| s.exact)
-            .take(self.req.lines.max(1))
-            .map(|s| PvLine {
-                score: s.score * scale,
-                pv: pv_moves(&s.pv),
-            })
+            .take(n)
+            .map(|s| (s.score, s.pv))
             .collect();
-        MultiPvIteration {
-            kind,
-            lines,
-            nodes,
-            elapsed: start.elapsed(),
-        }
+        Some(lines)
     }
 }
 
@@ -239,7 +158,7 @@ pub fn multipv(
 }
 
 /// [`multipv`] under the rules `R`.
-pub fn multipv_under<R: Rules>(
+pub fn multipv_under<R: RuleSearch>(
     req: &MultiPvRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -247,17 +166,15 @@ pub fn multipv_under<R: Rules>(
 ) -> Option<MultiPvIteration> {
     let start = Instant::now();
     let board = req.board;
-    let moves = R::moves(Dispatch, &board);
-    if moves == 0 {
+    if R::moves(Dispatch, &board) == 0 {
         return None;
     }
     tt.new_search();
     let empties = R::board(&board).empties();
-    let limits = req.limits;
-    let root = limits.root_search(empties);
-    let helpers = SearchRequest::<R> {
+    let root = req.limits.root_search(empties);
+    let search = SearchRequest::<R> {
         board,
-        limits,
+        limits: req.limits,
         eval: req.eval,
         seed: 0,
         find_ties: false,
@@ -265,97 +182,20 @@ pub fn multipv_under<R: Rules>(
         time: None,
         contempt: req.contempt,
     };
-    let (last, _) = smp::beside_helpers(&helpers, tt, stop, root, || {
-        let tt_move = tt.probe(R::key(&board)).map_or(NO_MOVE, |d| d.best_move);
-        let order = order_moves::<R>(&board, moves, tt_move, 2)
-            .as_slice()
-            .iter()
-            .map(|&(sq, _)| sq)
-            .collect();
-        let mut mpv = MultiPv {
-            req,
-            tt,
-            stop,
-            order,
-        };
-        mpv.run(root, start, report)
+    let (last, _) = smp::beside_helpers(&search, tt, stop, root, || {
+        // This thread searches alone below the root: the helpers share the
+        // table only.
+        let lines = Lines::Top(req.lines.max(1));
+        let mut top = Root::new(&search, Context::new(tt, stop), start, lines);
+        match top.run(root, None, report) {
+            Ok(Some(proof)) if root != RootSearch::Midgame => {
+                report(&proof);
+                Some(proof)
+            }
+            Ok(last) | Err(last) => last,
+        }
     });
     last
-}
-
-impl<R: Rules> MultiPv<'_, R> {
-    /// The depths, then the solve when `root` says so.
-    fn run(
-        &mut self,
-        root: RootSearch,
-        start: Instant,
-        report: &mut dyn FnMut(&MultiPvIteration),
-    ) -> Option<MultiPvIteration> {
-        let (req, stop) = (self.req, self.stop);
-        let (tt, limits, empties) = (self.tt, req.limits, R::board(&req.board).empties());
-        let last_midgame = match root {
-            RootSearch::Midgame => limits.depth,
-            _ => limits
-                .depth
-                .min(PRESOLVE_DEPTH)
-                .min(empties.saturating_sub(1)),
-        };
-        let mut last = None;
-        // The midgame search scores the children: the opponent moves there.
-        let mut midgame = Midgame::<R>::under(tt, stop, req.eval)
-            .with_selectivity(limits.selectivity)
-            .with_draw(-req.contempt);
-        for depth in 1..=last_midgame {
-            let mut below = MidgameBelow {
-                search: &mut midgame,
-                depth: depth - 1,
-            };
-            let Some(scored) = self.pass(&mut below, true) else {
-                return last;
-            };
-            let it = self.iteration(&scored, ScoreKind::Midgame(depth), 1, midgame.nodes, start);
-            report(&it);
-            last = Some(it);
-        }
-        if root != RootSearch::Midgame {
-            // The selective endgame passes, as before a single-line solve.
-            for &sel in midgame.endgame_passes(empties) {
-                midgame = midgame.with_selectivity(sel);
-                let mut below = MidgameBelow {
-                    search: &mut midgame,
-                    depth: empties - 1,
-                };
-                let Some(scored) = self.pass(&mut below, true) else {
-                    return last;
-                };
-                let kind = ScoreKind::Midgame(empties);
-                let it = self.iteration(&scored, kind, 1, midgame.nodes, start);
-                report(&it);
-                last = Some(it);
-            }
-            let wld = root == RootSearch::WinLossDraw;
-            let mut solver = Solver::<R>::under(tt, stop);
-            let mut below = SolverBelow {
-                solver: &mut solver,
-                wld,
-            };
-            // Win/loss/draw scores are only signs: no null-window pruning on them.
-            let scored = self.pass(&mut below, !wld);
-            let nodes = midgame.nodes + solver.nodes;
-            let Some(scored) = scored else {
-                return last;
-            };
-            let kind = if wld {
-                ScoreKind::WinLossDraw
-            } else {
-                ScoreKind::Exact
-            };
-            let it = self.iteration(&scored, kind, DISC, nodes, start);
-            report(&it);
-            last = Some(it);
-        }
-        last
-    }
 }
 
 /// The first move of a line as a square, if it is one (for callers that key
@@ -367,7 +207,12 @@ pub fn line_square(line: &PvLine) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Level, SearchRequest, search};
+    use crate::eval::DISC;
+    use crate::search::endgame::{INF_DISCS, Solver};
+    use crate::search::midgame::{INF, Midgame};
+    use crate::search::ordering::order_moves;
+    use crate::search::{Level, search};
+    use crate::tt::NO_MOVE;
     use crate::{Board, Position};
 
     fn board(moves: &str) -> Board {
