@@ -56,6 +56,30 @@ pub const POSITIONS: &[(&str, u32)] = &[
     ),
 ];
 
+/// `mollett bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Search threads, 1..=1024; more than one times the same depths (time to
+    /// depth), with node counts that vary from run to run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Time to depth instead: the start position after f5 and the bench
+    /// positions searched at this level (its selectivity, solves and
+    /// evaluation), one line per completed depth.
+    #[arg(long, value_name = "L")]
+    pub level: Option<Level>,
+}
+
+/// Runs `mollett bench`: the fixed-depth bench, or with `--level` time to
+/// depth.
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
+    let threads = usize::from(args.threads);
+    match args.level {
+        Some(level) => run_time_to_depth(level, threads),
+        None => run_fixed(threads),
+    }
+}
+
 /// The table size the bench uses, in MB.
 pub const BENCH_HASH_MB: usize = 64;
 
@@ -162,7 +186,7 @@ pub fn time_to_depth(
 
 /// Runs the fixed-depth bench on `threads` threads and prints a line per
 /// position, then the signature (`Nodes searched: N`).
-pub fn run_bench(threads: usize) -> anyhow::Result<()> {
+fn run_fixed(threads: usize) -> anyhow::Result<()> {
     let lines = run(threads, &mut |l| {
         say!(
             "position {:>2} depth {:>2} nodes {:>12} seconds {:.3}",
@@ -182,7 +206,7 @@ pub fn run_bench(threads: usize) -> anyhow::Result<()> {
 
 /// Times the bench positions to `level`'s depth on `threads` threads and
 /// prints each position's iterations and a total.
-pub fn run_time_to_depth(level: crate::search::Level, threads: usize) -> anyhow::Result<()> {
+fn run_time_to_depth(level: Level, threads: usize) -> anyhow::Result<()> {
     let (mut nodes, mut secs) = (0u64, 0.0f64);
     time_to_depth(level, threads, &mut |l| {
         let what = match l.kind {

@@ -14,6 +14,33 @@ use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// `mollett solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The OBF file (one position per line, optionally with scored moves).
+    pub file: std::path::PathBuf,
+    /// Prove only win, loss or draw (faster).
+    #[arg(long)]
+    pub wld: bool,
+    /// Search threads per position (lazy SMP sharing one table), 1..=1024.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Positions solved at once, 1..=1024, each with its own table (memory:
+    /// jobs × hash); the reports still come in file order.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
+    /// Transposition table size per search, in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Print only JSON, one object per line, on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The rules: othello (default), reversi (each position assumed reached
+    /// without a pass) or anti.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+}
+
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions {
@@ -295,10 +322,24 @@ pub fn format_report(r: &PositionReport) -> String {
 pub const REPORT_HEADER: &str =
     "   # emp move scor want          nodes   seconds  principal variation";
 
+/// Runs `mollett solve`: solves every position of the OBF file and prints a
+/// report per position and a summary (JSON lines with `--json`); `Ok(false)`
+/// when a score disagrees with the file.
+pub fn run_solve(args: SolveArgs) -> Result<bool> {
+    let opts = SolveOptions {
+        wld: args.wld,
+        threads: args.threads.into(),
+        jobs: args.jobs.into(),
+        hash_mb: args.hash,
+        variant: args.variant,
+    };
+    solve_file(&args.file, opts, args.json)
+}
+
 /// Solves every position of the OBF file `file` and prints a report per
 /// position and a summary (JSON lines if `json`); `Ok(false)` when a score
 /// disagrees with the file.
-pub fn run_solve(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
+fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
     let name = file.display().to_string();
     let lines = crate::input::BoundedLines::open(file, crate::input::MAX_LINE)
         .with_context(|| format!("cannot read {name}"))?;
