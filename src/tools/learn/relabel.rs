@@ -162,7 +162,7 @@ pub fn run_relabel(
         for game in labelled {
             let text: String = game.iter().map(|l| format!("{l}\n")).collect();
             // One flushed write per game: an interrupt loses at most that game.
-            super::append_flushed(&mut file, &text, out)?;
+            super::append_flushed(&mut file, &text)?;
             done += 1;
         }
         progress(done as u64, total as u64);
@@ -181,7 +181,7 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: RulesTag) -> anyhow::Result<(u
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", out.display())),
     };
     // Only whole lines count; a torn last line goes with its game.
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let whole = &text[..crate::tools::resume::complete_len(&text)];
     let games = read_games(whole, out, rules)?;
     let Some((_, held)) = games.split_last() else {
         return Ok((0, 0));
