@@ -1,10 +1,13 @@
 //! Learning the evaluation: training data from self-play ([`datagen`]), the line
 //! format it is kept in ([`sample`]), its packed form for keeping ([`pack`]) and
 //! the fit of the pattern weights ([`train`]). A tool on top of the engine core: it uses the search and the
-//! evaluation as any user of the library would.
+//! evaluation as any user of the library would. What the jobs share (the shard
+//! of a job, its rules as a variant, labels from scores) is in [`job`]; each job
+//! picks its rule set once, where it starts (`with_rules!`).
 
 pub mod cli;
 pub mod datagen;
+pub mod job;
 pub mod pack;
 pub mod probcut;
 pub mod probcut_cli;
@@ -14,7 +17,8 @@ pub mod train;
 
 use crate::eval::wfile::RulesTag;
 use crate::tools::resume::{self, AppendOnly};
-use datagen::{DatagenRequest, Shard, play_game};
+use datagen::{DatagenRequest, play_game};
+use job::Shard;
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::BufReader;

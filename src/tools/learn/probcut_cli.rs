@@ -3,9 +3,11 @@
 //! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
 //! shares them) or Anti-Reversi.
 
+use crate::board::Position;
 use crate::eval::wfile::{self, RulesTag};
-use crate::rules::{Anti, Othello};
+use crate::rules::{Rules, with_rules};
 use crate::search::probcut::{MAGIC, embedded_weights};
+use crate::tools::learn::job;
 use crate::tools::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
 use crate::tools::learn::train::read_samples_of;
 use crate::tools::resume::{AppendOnly, complete_len};
@@ -83,6 +85,34 @@ fn read_scores(file: &mut AppendOnly, rules: RulesTag) -> Result<Vec<DepthScores
     Ok(scores)
 }
 
+/// Searches `todo` at every depth under the rules `R` (the job's), appending
+/// a line per position to `out` as it finishes.
+fn search_positions<R: Rules>(
+    todo: &[Position],
+    args: &ProbCutArgs,
+    out: &Mutex<AppendOnly>,
+) -> Result<()> {
+    let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
+    let stop = AtomicBool::new(false);
+    let pool = crate::tools::learn::cli::pool(args.threads)?;
+    pool.install(|| {
+        todo.par_iter().try_for_each(|&p| -> Result<()> {
+            if let Some(d) = depth_scores::<R>(p, args.max_depth, &stop)? {
+                let line = format!("{}\n", d.line());
+                out.lock().expect("no writer panics").append(&line)?;
+            }
+            if let Some(b) = &progress {
+                b.inc(1);
+            }
+            Ok(())
+        })
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    Ok(())
+}
+
 /// Runs `mollett probcut`.
 pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     if args.out.exists() && !std::fs::read_to_string(&args.out).is_ok_and(|t| t.starts_with(MAGIC))
@@ -115,28 +145,7 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
         args.max_depth
     );
     let out = Mutex::new(scores);
-    let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
-    let stop = AtomicBool::new(false);
-    let pool = crate::tools::learn::cli::pool(args.threads)?;
-    pool.install(|| {
-        todo.par_iter().try_for_each(|&p| -> Result<()> {
-            let searched = match args.variant {
-                RulesTag::Othello => depth_scores::<Othello>(p, args.max_depth, &stop),
-                RulesTag::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
-            };
-            if let Some(d) = searched? {
-                let line = format!("{}\n", d.line());
-                out.lock().expect("no writer panics").append(&line)?;
-            }
-            if let Some(b) = &progress {
-                b.inc(1);
-            }
-            Ok(())
-        })
-    })?;
-    if let Some(b) = progress {
-        b.finish_and_clear();
-    }
+    with_rules!(job::variant(args.variant), R => search_positions::<R>(&todo, &args, &out))?;
     // The fit takes the positions this command picks, and only those (a
     // scores file may hold more, from a run with more per phase): the same
     // data, seed and count give the same file.

@@ -17,12 +17,11 @@
 //! shards' files concatenate), and an output file that already holds games of
 //! the shard is continued after its last whole game.
 
-use super::datagen::Shard;
+use super::job::{self, Shard};
 use super::sample::{self, LabelKind, Line};
-use crate::board::Board;
+use crate::eval::EvalKind;
 use crate::eval::wfile::RulesTag;
-use crate::eval::{DISC, EvalKind};
-use crate::rules::{Anti, Othello, Rules};
+use crate::rules::{Rules, VariantPosition, with_rules};
 use crate::search::{Limits, SearchRequest, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use rayon::prelude::*;
@@ -52,11 +51,7 @@ pub struct RelabelRequest {
 }
 
 /// The midgame search score of `board`, in whole discs (−64..=64).
-fn score_as<R: Rules<Pos = Board>>(
-    req: &RelabelRequest,
-    board: Board,
-    tt: &TranspositionTable,
-) -> i32 {
+fn score_as<R: Rules>(req: &RelabelRequest, board: R::Pos, tt: &TranspositionTable) -> i32 {
     let sreq = SearchRequest::<R> {
         board,
         limits: Limits {
@@ -73,19 +68,21 @@ fn score_as<R: Rules<Pos = Board>>(
         contempt: 0,
     };
     let r = search_under(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
-    disc_label(r.score)
-}
-
-/// A search score as a label: whole discs, rounded, within −64..=64.
-pub(crate) fn disc_label(score: i32) -> i32 {
-    (f64::from(score) / f64::from(DISC))
-        .round()
-        .clamp(-64.0, 64.0) as i32
+    job::disc_label(r.score)
 }
 
 /// Relabels one game's lines, in order: search labels for game labels, exact
 /// ones kept.
 pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, TtError> {
+    with_rules!(job::variant(req.rules), R => relabel_game_under::<R>(req, lines))
+}
+
+/// [`relabel_game`] under the rules `R`, those of the job.
+fn relabel_game_under<R: Rules>(
+    req: &RelabelRequest,
+    lines: &[Line],
+) -> Result<Vec<Line>, TtError> {
+    let variant = job::variant(req.rules);
     let tt = TranspositionTable::new(req.hash_mb)?;
     Ok(lines
         .iter()
@@ -93,11 +90,8 @@ pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, T
             let mut line = *line;
             let s = &mut line.sample;
             if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
-                let board = s.position.board;
-                s.label = match req.rules {
-                    RulesTag::Othello => score_as::<Othello>(req, board, &tt),
-                    RulesTag::Anti => score_as::<Anti>(req, board, &tt),
-                };
+                let board = R::position(&VariantPosition::othello_like(variant, s.position));
+                s.label = score_as::<R>(req, board, &tt);
                 s.kind = LabelKind::Search;
             }
             line
@@ -206,6 +200,7 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: RulesTag) -> anyhow::Result<(u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Anti, Othello};
     use crate::tools::learn::datagen::{DatagenRequest, play_game};
 
     fn data(rules: RulesTag, games: u64) -> String {
