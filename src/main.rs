@@ -31,49 +31,20 @@ fn run(cli: Cli) -> Result<bool> {
         let regressions = cli.command.as_ref().is_none_or(Command::needs_regressions);
         mollett::knowledge::check_embedded(regressions).map_err(anyhow::Error::msg)?;
     }
-    match cli.command {
-        Some(Command::Perft {
-            depth,
-            position,
-            threads,
-            variant,
-        }) => perft::run_perft(depth, position, threads.map(usize::from), variant).map(|()| true),
-        Some(Command::Solve {
-            file,
-            wld,
-            threads,
-            jobs,
-            hash,
-            json,
-            variant,
-        }) => solve::run_solve(
-            &file,
-            solve::SolveOptions {
-                wld,
-                threads: threads.into(),
-                jobs: jobs.into(),
-                hash_mb: hash,
-                variant,
-            },
-            json,
-        ),
-        Some(Command::Bench {
-            threads,
-            level: Some(level),
-        }) => bench::run_time_to_depth(level, threads.into()).map(|()| true),
-        Some(Command::Bench {
-            threads,
-            level: None,
-        }) => bench::run_bench(threads.into()).map(|()| true),
-        Some(Command::Match(args)) => arena::command::run_match(args).map(|()| true),
-        Some(Command::Analyze(args)) => analyze::command::run_analyze(args).map(|()| true),
-        Some(Command::Accuracy(args)) => accuracy::run_accuracy(args).map(|()| true),
-        Some(Command::Datagen(args)) => learn::cli::run_datagen(args).map(|()| true),
-        Some(Command::Relabel(args)) => learn::cli::run_relabel(args).map(|()| true),
-        Some(Command::Train(args)) => learn::cli::run_train(args).map(|()| true),
-        Some(Command::Pack(args)) => learn::cli::run_pack(args).map(|()| true),
-        Some(Command::Unpack(args)) => learn::cli::run_unpack(args).map(|()| true),
-        Some(Command::Probcut(args)) => learn::probcut_cli::run_probcut(args).map(|()| true),
-        None => cli::run_engine(cli.engine).map(|()| true),
-    }
+    let done = match cli.command {
+        Some(Command::Perft(args)) => perft::run_perft(args),
+        Some(Command::Solve(args)) => return solve::run_solve(args),
+        Some(Command::Bench(args)) => bench::run_bench(args),
+        Some(Command::Match(args)) => arena::command::run_match(args),
+        Some(Command::Analyze(args)) => analyze::command::run_analyze(args),
+        Some(Command::Accuracy(args)) => accuracy::run_accuracy(args),
+        Some(Command::Datagen(args)) => learn::cli::run_datagen(args),
+        Some(Command::Relabel(args)) => learn::cli::run_relabel(args),
+        Some(Command::Train(args)) => learn::cli::run_train(args),
+        Some(Command::Pack(args)) => learn::cli::run_pack(args),
+        Some(Command::Unpack(args)) => learn::cli::run_unpack(args),
+        Some(Command::Probcut(args)) => learn::probcut_cli::run_probcut(args),
+        None => cli::run_engine(cli.engine),
+    };
+    done.map(|()| true)
 }

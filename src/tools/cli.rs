@@ -74,66 +74,18 @@ pub struct EngineArgs {
 pub enum Command {
     /// Count leaf positions to DEPTH, one line per depth: `depth nodes seconds nodes_per_second`
     /// (a pass is a ply; a finished game reached early is one leaf).
-    Perft {
-        /// Deepest depth to count; every depth from 1 is printed.
-        depth: u32,
-        /// Start position: a board string (64 squares then the side to move) or a
-        /// transcript of moves from the start (e.g. f5d6c3); default: the start.
-        #[arg(long, allow_hyphen_values = true)]
-        position: Option<String>,
-        /// Worker threads, 1..=1024 (default: all logical CPUs).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// The rules: othello (default), reversi (historical: empty start, 32 discs
-        /// each) or anti (the fewer discs win). For reversi a board string assumes
-        /// no pass so far (Black has placed the larger half of the discs).
-        #[arg(long, default_value = "othello")]
-        variant: Variant,
-    },
+    Perft(crate::tools::perft::PerftArgs),
     /// Solve every position of an OBF file exactly and check the file's scores.
-    Solve {
-        /// The OBF file (one position per line, optionally with scored moves).
-        file: std::path::PathBuf,
-        /// Prove only win, loss or draw (faster).
-        #[arg(long)]
-        wld: bool,
-        /// Search threads per position (lazy SMP sharing one table), 1..=1024.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: u16,
-        /// Positions solved at once, 1..=1024, each with its own table (memory:
-        /// jobs × hash); the reports still come in file order.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        jobs: u16,
-        /// Transposition table size per search, in MB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-        /// Print only JSON, one object per line, on stdout.
-        #[arg(long)]
-        json: bool,
-        /// The rules: othello (default), reversi (each position assumed reached
-        /// without a pass) or anti.
-        #[arg(long, default_value = "othello")]
-        variant: Variant,
-    },
+    Solve(crate::tools::solve::SolveArgs),
     /// Search a fixed list of positions at fixed depths and print the node-count
     /// signature (`Nodes searched: N`, the signature only with one thread).
-    Bench {
-        /// Search threads, 1..=1024; more than one times the same depths (time to
-        /// depth), with node counts that vary from run to run.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: u16,
-        /// Time to depth instead: the start position after f5 and the bench
-        /// positions searched at this level (its selectivity, solves and
-        /// evaluation), one line per completed depth.
-        #[arg(long, value_name = "L")]
-        level: Option<crate::search::Level>,
-    },
+    Bench(crate::tools::bench::BenchArgs),
     /// Play engines against each other over GTP or NBoard: a match of two, or a
     /// round-robin tournament of three or more.
-    Match(MatchArgs),
+    Match(crate::tools::arena::command::MatchArgs),
     /// Review a game: for every move, the best move, both evaluations, the loss
     /// in discs and a mark for mistakes.
-    Analyze(AnalyzeArgs),
+    Analyze(crate::tools::analyze::command::AnalyzeArgs),
     /// Measure scores and moves against exact ones: search every position of
     /// an OBF file that scores each legal move and report the errors, overall
     /// and by empties.
@@ -178,103 +130,6 @@ impl Command {
             Command::Train(_) | Command::Pack(_) | Command::Unpack(_)
         )
     }
-}
-
-/// `mollett match`.
-#[derive(clap::Args, Debug)]
-pub struct MatchArgs {
-    /// An entrant, `NAME=COMMAND` (repeatable; two or more). COMMAND is a whole
-    /// command line, split into words as a shell would.
-    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
-    pub engines: Vec<String>,
-    /// The protocol every entrant speaks: gtp or nboard.
-    #[arg(long, default_value = "gtp")]
-    pub proto: crate::tools::arena::spec::Proto,
-    /// Openings file: one transcript per line, `#` comments (as the XOT lists).
-    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
-    pub openings: Option<std::path::PathBuf>,
-    /// Number of seeded random openings, 1..=10000 (default: half the games,
-    /// rounded up).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
-    pub random_openings: Option<u16>,
-    /// The rules every game is played and scored under: othello (default),
-    /// reversi (historical: games start empty, openings begin with the four
-    /// centre placements) or anti (the fewer discs win). GTP entrants are told
-    /// it with `set_game`, NBoard entrants by the game record.
-    #[arg(long, default_value = "othello")]
-    pub variant: Variant,
-    /// Plies of each random opening, 0..=59.
-    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=59))]
-    pub opening_plies: u8,
-    /// Seed of the random openings.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Games per pairing, 1..=10000 (default: two per opening, colours swapped).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
-    pub games: Option<u16>,
-    /// Depth sent to the engines (NBoard `set depth`), `D` or `NAME=D`; repeatable.
-    #[arg(long, value_name = "[NAME=]D")]
-    pub depth: Vec<String>,
-    /// Seconds per move, `S` or `NAME=S`; repeatable.
-    #[arg(long, value_name = "[NAME=]S")]
-    pub move_time: Vec<String>,
-    /// Game clock kept by the runner, `[[h:]m:]s[/increment[/grace]]` or
-    /// `NAME=CLOCK`; repeatable. The grace is 0 unless given.
-    #[arg(long, value_name = "[NAME=]CLOCK")]
-    pub clock: Vec<String>,
-    /// Games played at once, 1..=1024 (default: cores / threads per engine).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub concurrency: Option<u16>,
-    /// Search threads each engine uses, 1..=1024 (only sets the default
-    /// concurrency).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads_per_engine: u16,
-    /// Seconds to wait for an answer when no clock bounds it (above 0, at most
-    /// a year).
-    #[arg(long, default_value = "60")]
-    pub hang_timeout: crate::format::Seconds,
-    /// Append every game as GGF to this file as it ends, one record per line
-    /// (an existing file that holds games needs --resume or --overwrite).
-    #[arg(long, value_name = "FILE")]
-    pub games_file: Option<std::path::PathBuf>,
-    /// Empty an existing games file first.
-    #[arg(long, requires = "games_file", conflicts_with = "resume")]
-    pub overwrite: bool,
-    /// Continue the match whose games are in the games file: its games count,
-    /// and only the others are played.
-    #[arg(long, requires = "games_file")]
-    pub resume: bool,
-    /// A line per finished game on stderr also when it is a terminal (it is
-    /// always written when stderr is not a terminal).
-    #[arg(long)]
-    pub verbose: bool,
-}
-
-/// `mollett analyze`.
-#[derive(clap::Args, Debug)]
-pub struct AnalyzeArgs {
-    /// The game: a transcript (f5d6c3...), a GGF file, a file holding a
-    /// transcript, or `-` for stdin.
-    pub game: String,
-    /// Search level for every position: 1..60, easy, medium or hard.
-    #[arg(long, default_value = "10")]
-    pub level: Level,
-    /// A loss of this many discs or more is a mistake (three times: a blunder).
-    #[arg(long, default_value_t = 4.0)]
-    pub threshold: f64,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
-    /// Print one JSON object per move instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Also draw the evaluation curve into this SVG file.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<std::path::PathBuf>,
-    /// The rules of a game whose record does not name them: othello (default),
-    /// reversi (a transcript starts with the four centre placements) or anti.
-    #[arg(long, default_value = "othello")]
-    pub variant: Variant,
 }
 
 /// A positive, finite number of seconds.

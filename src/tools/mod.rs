@@ -14,6 +14,7 @@
 //!   of the Multi-ProbCut regressions (`datagen`, `relabel`, `pack`, `unpack`,
 //!   `train`, `probcut`).
 //! - [`selfplay`]: whole games between two in-process players.
+//! - [`resume`]: the append-only files that jobs continue after an interrupt.
 //! - [`cli`]: the command line and the engine loop's flags; [`out`]: the
 //!   subcommands' standard output.
 
@@ -34,5 +35,6 @@ pub mod learn;
 pub mod obf_lines;
 pub mod out;
 pub mod perft;
+pub mod resume;
 pub mod selfplay;
 pub mod solve;

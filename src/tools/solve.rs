@@ -4,15 +4,43 @@
 use crate::board::Move;
 use crate::engine::{Engine, Event, Job, Settings};
 use crate::eval::DISC;
-use crate::format::{self, ObfEntry};
+use crate::format::ObfEntry;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::{ScoreKind, SearchResult};
+use crate::tools::obf_lines::obf_entries;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// `mollett solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// The OBF file (one position per line, optionally with scored moves).
+    pub file: std::path::PathBuf,
+    /// Prove only win, loss or draw (faster).
+    #[arg(long)]
+    pub wld: bool,
+    /// Search threads per position (lazy SMP sharing one table), 1..=1024.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Positions solved at once, 1..=1024, each with its own table (memory:
+    /// jobs × hash); the reports still come in file order.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: u16,
+    /// Transposition table size per search, in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Print only JSON, one object per line, on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The rules: othello (default), reversi (each position assumed reached
+    /// without a pass) or anti.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+}
 
 /// How to solve.
 #[derive(Clone, Copy, Debug)]
@@ -295,28 +323,26 @@ pub fn format_report(r: &PositionReport) -> String {
 pub const REPORT_HEADER: &str =
     "   # emp move scor want          nodes   seconds  principal variation";
 
+/// Runs `mollett solve`: solves every position of the OBF file and prints a
+/// report per position and a summary (JSON lines with `--json`); `Ok(false)`
+/// when a score disagrees with the file.
+pub fn run_solve(args: SolveArgs) -> Result<bool> {
+    let opts = SolveOptions {
+        wld: args.wld,
+        threads: args.threads.into(),
+        jobs: args.jobs.into(),
+        hash_mb: args.hash,
+        variant: args.variant,
+    };
+    solve_file(&args.file, opts, args.json)
+}
+
 /// Solves every position of the OBF file `file` and prints a report per
 /// position and a summary (JSON lines if `json`); `Ok(false)` when a score
 /// disagrees with the file.
-pub fn run_solve(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
-    let name = file.display().to_string();
-    let lines = crate::input::BoundedLines::open(file, crate::input::MAX_LINE)
-        .with_context(|| format!("cannot read {name}"))?;
+fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
     // Streamed: each line is read when a solver is free for it.
-    let mut entries = lines.filter_map(move |line| {
-        let (n, text) = match line {
-            Ok(l) => l,
-            Err(e) => return Some(Err(anyhow::anyhow!("cannot read {name}: {e}"))),
-        };
-        let content = text.trim_start();
-        if content.is_empty() || content.starts_with('%') {
-            return None;
-        }
-        Some(
-            format::parse_obf_line(&text)
-                .map_err(|e| anyhow::Error::new(e.at_line(n)).context(format!("in {name}"))),
-        )
-    });
+    let mut entries = obf_entries(file)?.map(|item| item.map(|(_, entry)| entry));
     let progress = std::io::stderr().is_terminal();
     if !json {
         say!("{}", REPORT_HEADER);

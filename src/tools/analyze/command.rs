@@ -3,8 +3,36 @@
 
 use super::{AnalyzeOptions, TABLE_HEADER, analyze, format_line, parse_game, svg};
 use crate::input::{MAX_TEXT, read_regular_file, read_text};
-use crate::tools::cli::AnalyzeArgs;
+use crate::rules::Variant;
+use crate::search::Level;
 use anyhow::{Context, Result, bail};
+
+/// `mollett analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The game: a transcript (f5d6c3...), a GGF file, a file holding a
+    /// transcript, or `-` for stdin.
+    pub game: String,
+    /// Search level for every position: 1..60, easy, medium or hard.
+    #[arg(long, default_value = "10")]
+    pub level: Level,
+    /// A loss of this many discs or more is a mistake (three times: a blunder).
+    #[arg(long, default_value_t = 4.0)]
+    pub threshold: f64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Print one JSON object per move instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the evaluation curve into this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// The rules of a game whose record does not name them: othello (default),
+    /// reversi (a transcript starts with the four centre placements) or anti.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+}
 
 /// Analyses a game and prints a table or JSON lines; draws the SVG if asked.
 pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {

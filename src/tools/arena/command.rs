@@ -1,6 +1,8 @@
 //! The `match` subcommand: flags to a match, results to a report.
 
 use crate::input::{MAX_TEXT, read_text};
+use crate::rules::Variant;
+use crate::rules::game::Game;
 use crate::tools::arena::games_file::{Existing, GamesFile, resumed_games};
 use crate::tools::arena::openings::{parse_openings, random_openings};
 use crate::tools::arena::progress::Progress;
@@ -9,10 +11,79 @@ use crate::tools::arena::report::{
 };
 use crate::tools::arena::spec::{EntrantSpec, LimitFlags};
 use crate::tools::arena::{GameResult, MatchConfig, RunEnd, schedule, signals};
-use crate::tools::cli::MatchArgs;
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
 use std::io::Write;
+
+/// `mollett match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// An entrant, `NAME=COMMAND` (repeatable; two or more). COMMAND is a whole
+    /// command line, split into words as a shell would.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// The protocol every entrant speaks: gtp or nboard.
+    #[arg(long, default_value = "gtp")]
+    pub proto: crate::tools::arena::spec::Proto,
+    /// Openings file: one transcript per line, `#` comments (as the XOT lists).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Number of seeded random openings, 1..=10000 (default: half the games,
+    /// rounded up).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub random_openings: Option<u16>,
+    /// The rules every game is played and scored under: othello (default),
+    /// reversi (historical: games start empty, openings begin with the four
+    /// centre placements) or anti (the fewer discs win). GTP entrants are told
+    /// it with `set_game`, NBoard entrants by the game record.
+    #[arg(long, default_value = "othello")]
+    pub variant: Variant,
+    /// Plies of each random opening, 0..=59.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(0..=59))]
+    pub opening_plies: u8,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games per pairing, 1..=10000 (default: two per opening, colours swapped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub games: Option<u16>,
+    /// Depth sent to the engines (NBoard `set depth`), `D` or `NAME=D`; repeatable.
+    #[arg(long, value_name = "[NAME=]D")]
+    pub depth: Vec<String>,
+    /// Seconds per move, `S` or `NAME=S`; repeatable.
+    #[arg(long, value_name = "[NAME=]S")]
+    pub move_time: Vec<String>,
+    /// Game clock kept by the runner, `[[h:]m:]s[/increment[/grace]]` or
+    /// `NAME=CLOCK`; repeatable. The grace is 0 unless given.
+    #[arg(long, value_name = "[NAME=]CLOCK")]
+    pub clock: Vec<String>,
+    /// Games played at once, 1..=1024 (default: cores / threads per engine).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub concurrency: Option<u16>,
+    /// Search threads each engine uses, 1..=1024 (only sets the default
+    /// concurrency).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads_per_engine: u16,
+    /// Seconds to wait for an answer when no clock bounds it (above 0, at most
+    /// a year).
+    #[arg(long, default_value = "60")]
+    pub hang_timeout: crate::format::Seconds,
+    /// Append every game as GGF to this file as it ends, one record per line
+    /// (an existing file that holds games needs --resume or --overwrite).
+    #[arg(long, value_name = "FILE")]
+    pub games_file: Option<std::path::PathBuf>,
+    /// Empty an existing games file first.
+    #[arg(long, requires = "games_file", conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Continue the match whose games are in the games file: its games count,
+    /// and only the others are played.
+    #[arg(long, requires = "games_file")]
+    pub resume: bool,
+    /// A line per finished game on stderr also when it is a terminal (it is
+    /// always written when stderr is not a terminal).
+    #[arg(long)]
+    pub verbose: bool,
+}
 
 /// Random openings when neither `--games` nor `--random-openings` says: 10, so
 /// 20 games, enough for a first look and done in seconds at low levels.
@@ -29,29 +100,12 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let limits = LimitFlags {
-        depth: args.depth,
-        move_time: args.move_time,
-        clock: args.clock,
+        depth: args.depth.clone(),
+        move_time: args.move_time.clone(),
+        clock: args.clock.clone(),
     }
     .resolve(&names)?;
-    let openings = match &args.openings {
-        Some(file) => {
-            let text = std::fs::File::open(file)
-                .and_then(|f| read_text(f, MAX_TEXT))
-                .with_context(|| format!("cannot read {}", file.display()))?;
-            parse_openings(&text, args.variant)?
-        }
-        None => {
-            let count = args.random_openings.map_or_else(
-                || {
-                    args.games
-                        .map_or(DEFAULT_RANDOM_OPENINGS, |g| usize::from(g).div_ceil(2))
-                },
-                usize::from,
-            );
-            random_openings(count, args.opening_plies.into(), args.seed, args.variant)?
-        }
-    };
+    let openings = openings(&args)?;
     let games = args.games.map_or(2 * openings.len(), usize::from);
     let concurrency = args.concurrency.map_or_else(
         || (num_cpus::get() / usize::from(args.threads_per_engine)).max(1),
@@ -71,20 +125,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         hang_timeout: args.hang_timeout,
     };
     config.validate()?;
-    let existing = match (args.overwrite, args.resume) {
-        (true, _) => Existing::Overwrite,
-        (_, true) => Existing::Resume,
-        _ => Existing::Refuse,
-    };
-    let (mut games_file, mut results) = match &args.games_file {
-        Some(path) => {
-            let (file, text) = GamesFile::open(path, existing).map_err(anyhow::Error::msg)?;
-            let done = resumed_games(&text, &config)
-                .map_err(|e| anyhow::anyhow!("cannot resume from {}: {e}", path.display()))?;
-            (Some(file), done)
-        }
-        None => (None, Vec::new()),
-    };
+    let (mut games_file, mut results) = open_games_file(&args, &config)?;
     config.check_entrants()?;
     let total = schedule(names.len(), games, config.openings.len()).len();
     let done: HashSet<usize> = results.iter().map(|r| r.game.index).collect();
@@ -127,6 +168,49 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         Some(e) => bail!("{e}"),
         None => Ok(()),
     }
+}
+
+/// The openings of the match: the `--openings` file's, or seeded random ones.
+fn openings(args: &MatchArgs) -> Result<Vec<Game>> {
+    Ok(match &args.openings {
+        Some(file) => {
+            let text = std::fs::File::open(file)
+                .and_then(|f| read_text(f, MAX_TEXT))
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            parse_openings(&text, args.variant)?
+        }
+        None => {
+            let count = args.random_openings.map_or_else(
+                || {
+                    args.games
+                        .map_or(DEFAULT_RANDOM_OPENINGS, |g| usize::from(g).div_ceil(2))
+                },
+                usize::from,
+            );
+            random_openings(count, args.opening_plies.into(), args.seed, args.variant)?
+        }
+    })
+}
+
+/// The `--games-file`, open and locked, with the games it holds when resuming.
+fn open_games_file(
+    args: &MatchArgs,
+    config: &MatchConfig,
+) -> Result<(Option<GamesFile>, Vec<GameResult>)> {
+    let existing = match (args.overwrite, args.resume) {
+        (true, _) => Existing::Overwrite,
+        (_, true) => Existing::Resume,
+        _ => Existing::Refuse,
+    };
+    Ok(match &args.games_file {
+        Some(path) => {
+            let (file, text) = GamesFile::open(path, existing).map_err(anyhow::Error::msg)?;
+            let done = resumed_games(&text, config)
+                .map_err(|e| anyhow::anyhow!("cannot resume from {}: {e}", path.display()))?;
+            (Some(file), done)
+        }
+        None => (None, Vec::new()),
+    })
 }
 
 /// The match's report on stdout: the pairings, the standings (three or more

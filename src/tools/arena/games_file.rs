@@ -21,10 +21,10 @@ use crate::board::{Color, Move};
 use crate::format::{GgfGame, parse_ggf};
 use crate::input::{MAX_TEXT, read_text};
 use crate::rules::Variant;
+use crate::tools::resume::{AppendOnly, complete_len};
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What to do with a games file that already holds games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,10 +39,7 @@ pub enum Existing {
 
 /// An open, locked games file.
 pub struct GamesFile {
-    file: File,
-    path: PathBuf,
-    /// Its length after the last whole record.
-    len: u64,
+    file: AppendOnly,
 }
 
 /// The GGF tag holding a record's game number.
@@ -59,24 +56,12 @@ impl GamesFile {
         {
             return Err(format!("games file {name} is not a regular file"));
         }
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| format!("cannot open games file {name}: {e}"))?;
-        lock(&file).map_err(|e| format!("games file {name}: {e}"))?;
-        let len = file
-            .metadata()
-            .map_err(|e| format!("games file {name}: {e}"))?
-            .len();
-        let mut games = GamesFile {
-            file,
-            path: path.to_path_buf(),
-            len,
-        };
+        let file =
+            AppendOnly::open(path).map_err(|e| format!("cannot open games file {name}: {e}"))?;
+        lock(file.file()).map_err(|e| format!("games file {name}: {e}"))?;
+        let mut games = GamesFile { file };
         let text = match existing {
-            Existing::Refuse if len > 0 => {
+            Existing::Refuse if !games.file.is_empty() => {
                 return Err(format!(
                     "games file {name} already holds games: --resume continues that match, \
                      --overwrite replaces it"
@@ -94,14 +79,13 @@ impl GamesFile {
 
     /// The file's whole records; a torn last line (no newline) is cut off.
     fn read_whole(&mut self) -> Result<String, String> {
-        let name = self.path.display().to_string();
-        self.file
-            .seek(SeekFrom::Start(0))
+        let name = self.file.path().display().to_string();
+        let mut text = self
+            .file
+            .read_with(|r| read_text(r, MAX_TEXT))
             .map_err(|e| format!("cannot read games file {name}: {e}"))?;
-        let mut text = read_text(&self.file, MAX_TEXT)
-            .map_err(|e| format!("cannot read games file {name}: {e}"))?;
-        if !text.is_empty() && !text.ends_with('\n') {
-            let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        let keep = complete_len(&text);
+        if keep < text.len() {
             eprintln!(
                 "mollett: games file {name}: its last line was cut short ({} bytes), dropped",
                 text.len() - keep
@@ -114,30 +98,23 @@ impl GamesFile {
 
     /// Cuts the file to `len` bytes.
     fn cut(&mut self, len: u64) -> Result<(), String> {
-        self.file
-            .set_len(len)
-            .map_err(|e| format!("cannot truncate games file {}: {e}", self.path.display()))?;
-        self.len = len;
-        Ok(())
+        self.file.cut(len).map_err(|e| {
+            format!(
+                "cannot truncate games file {}: {e}",
+                self.file.path().display()
+            )
+        })
     }
 
     /// Appends `record` as one line in one write; on failure the file is cut
     /// back to its last whole record and the error names the file.
     pub fn append(&mut self, record: &GgfGame) -> Result<(), String> {
-        let line = format!("{record}\n");
-        match self.file.write_all(line.as_bytes()) {
-            Ok(()) => {
-                self.len += line.len() as u64;
-                Ok(())
-            }
-            Err(e) => {
-                let _ = self.file.set_len(self.len);
-                Err(format!(
-                    "cannot write to games file {}: {e}",
-                    self.path.display()
-                ))
-            }
-        }
+        self.file.append(&format!("{record}\n")).map_err(|e| {
+            format!(
+                "cannot write to games file {}: {e}",
+                self.file.path().display()
+            )
+        })
     }
 }
 

@@ -21,61 +21,16 @@
 //! self-play with that variant's search and scoring (the fewer discs win), and
 //! the labels are Anti-Reversi margins: the data for the Anti-Reversi weights.
 
+use super::job;
 use super::sample::{LabelKind, Sample};
-use crate::board::Board;
 use crate::board::{Move, Position};
 use crate::eval::EvalKind;
 use crate::rng::Rng;
 use crate::rules::game::Game;
-use crate::rules::{Anti, Othello, Variant};
+use crate::rules::{Variant, VariantPosition, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
-
-/// Which games of a job one process plays: those with `index % count == index`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This shard, `0..count`.
-    pub index: u64,
-    /// How many shards the job has.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole job in one shard.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// The `k`-th game number (from 0) of this shard.
-    pub fn game(&self, k: u64) -> u64 {
-        self.index + k * self.count
-    }
-
-    /// How many of the job's `games` belong to this shard.
-    pub fn len(&self, games: u64) -> u64 {
-        games.saturating_sub(self.index).div_ceil(self.count)
-    }
-
-    /// Whether the shard has no game of a job of `games`.
-    pub fn is_empty(&self, games: u64) -> bool {
-        self.len(games) == 0
-    }
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-
-    /// Parses `i/n` with `n` ≥ 1 and `i` < `n`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("'{s}' is not a shard i/n with 0 <= i < n");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: u64 = i.trim().parse().map_err(|_| bad())?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
 
 /// What labels the midgame positions of a job get (exact ones are always exact).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,9 +75,9 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 }
 
 /// The search of `board` under the rules `R` with `req`'s settings.
-fn search_as<R: RuleSearch<Pos = Board>>(
+fn search_as<R: RuleSearch>(
     req: &DatagenRequest,
-    board: Board,
+    board: R::Pos,
     seed: u64,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -145,25 +100,16 @@ fn search_as<R: RuleSearch<Pos = Board>>(
     search_under(&sreq, tt, stop, &mut |_| {})
 }
 
-/// The final margin of a finished game for Black under `rules`, in discs.
-pub fn final_margin_black(pos: &Position, rules: Variant) -> i32 {
-    match rules {
-        Variant::Othello | Variant::Reversi => pos.final_score_black(),
-        Variant::Anti => {
-            // The fewer discs win; empties count for nobody.
-            let black = match pos.side {
-                crate::Color::Black => pos.board.disc_difference(),
-                crate::Color::White => -pos.board.disc_difference(),
-            };
-            -black
-        }
-    }
-}
-
 /// Plays game `game` of the job and returns its labelled positions (of the
 /// job's rules), in order
 /// (passes and the finished position are left out: there is nothing to choose).
 pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError> {
+    with_rules!(req.rules, R => play_game_under::<R>(req, game))
+}
+
+/// [`play_game`] under the rules `R`, those of the job.
+fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError> {
+    let variant = req.rules;
     let tt = TranspositionTable::new(req.hash_mb)?;
     let stop = AtomicBool::new(false);
     let seed = game_seed(req.seed, game);
@@ -187,11 +133,9 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
         let random =
             random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
         let searched = !random || (!exact && req.labels == Labels::Search);
-        let result = searched.then(|| match req.rules {
-            Variant::Othello | Variant::Reversi => {
-                search_as::<Othello>(req, board, seed, &tt, &stop)
-            }
-            Variant::Anti => search_as::<Anti>(req, board, seed, &tt, &stop),
+        let result = searched.then(|| {
+            let board = R::position(&VariantPosition::othello_like(variant, pos));
+            search_as::<R>(req, board, seed, &tt, &stop)
         });
         let mv = match &result {
             Some(r) if !random => r.best.expect("a position with moves has a best move"),
@@ -204,7 +148,7 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
         let label = match result {
             Some(r) if exact => Some((LabelKind::Exact, r.score / crate::eval::DISC)),
             Some(r) if req.labels == Labels::Search => {
-                Some((LabelKind::Search, super::relabel::disc_label(r.score)))
+                Some((LabelKind::Search, job::disc_label(r.score)))
             }
             _ => None,
         };
@@ -213,7 +157,7 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
             .play(mv)
             .expect("the search and the draw play legal moves");
     }
-    let black_final = final_margin_black(&pos, req.rules);
+    let black_final = VariantPosition::othello_like(variant, pos).final_score_black();
     Ok(seen
         .into_iter()
         .map(|(position, label)| {
@@ -235,6 +179,7 @@ pub fn play_game(req: &DatagenRequest, game: u64) -> Result<Vec<Sample>, TtError
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::board::Board;
 
     /// A small, fast job (depth 2, the hand-written evaluation) for tests.
     pub(crate) fn request() -> DatagenRequest {
@@ -251,18 +196,6 @@ pub(crate) mod tests {
             eval: EvalKind::Mobility,
             hash_mb: 1,
         }
-    }
-
-    #[test]
-    fn shards_split_the_games() {
-        let s: Shard = "1/3".parse().unwrap();
-        assert_eq!((0..3).map(|k| s.game(k)).collect::<Vec<_>>(), [1, 4, 7]);
-        assert_eq!(s.len(10), 3);
-        assert_eq!("2/3".parse::<Shard>().unwrap().len(10), 3);
-        assert_eq!("0/3".parse::<Shard>().unwrap().len(10), 4);
-        assert!("3/3".parse::<Shard>().is_err());
-        assert!("0/0".parse::<Shard>().is_err());
-        assert!("x".parse::<Shard>().is_err());
     }
 
     /// The exact Anti-Reversi value of `b` by plain minimax (few empties only).

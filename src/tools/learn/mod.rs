@@ -1,10 +1,13 @@
 //! Learning the evaluation: training data from self-play ([`datagen`]), the line
 //! format it is kept in ([`sample`]), its packed form for keeping ([`pack`]) and
 //! the fit of the pattern weights ([`train`]). A tool on top of the engine core: it uses the search and the
-//! evaluation as any user of the library would.
+//! evaluation as any user of the library would. What the jobs share (the shard
+//! of a job, its rules as a variant, labels from scores) is in [`job`]; each job
+//! picks its rule set once, where it starts (`with_rules!`).
 
 pub mod cli;
 pub mod datagen;
+pub mod job;
 pub mod pack;
 pub mod probcut;
 pub mod probcut_cli;
@@ -13,10 +16,12 @@ pub mod sample;
 pub mod train;
 
 use crate::rules::Variant;
-use datagen::{DatagenRequest, Shard, play_game};
+use crate::tools::resume::{self, AppendOnly};
+use datagen::{DatagenRequest, play_game};
+use job::Shard;
 use rayon::prelude::*;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::fs::File;
+use std::io::BufReader;
 use std::path::Path;
 
 /// Games played at once between two writes of the output (several per thread, so
@@ -49,49 +54,44 @@ pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result
         }
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", path.display())),
     };
-    let mut reader = BufReader::new(file);
-    let mut line = String::new();
-    let (mut offset, mut last_game, mut last_start, mut games) = (0u64, None, 0u64, 0u64);
-    loop {
-        line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        if n == 0 || !line.ends_with('\n') {
-            break; // the end, or a torn last line
-        }
-        let parsed = sample::parse_line(line.trim_end()).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: byte {offset}: {e} (not a datagen file?)",
-                path.display()
-            )
-        })?;
-        if parsed.rules != rules {
-            anyhow::bail!(
-                "{}: byte {offset}: a position of {} data, and this job plays {}",
-                path.display(),
-                parsed.rules.name(),
-                rules.name()
-            );
-        }
-        let s = parsed.sample;
-        if last_game != Some(s.game) {
-            if s.game != shard.game(games) {
+    let (mut last_game, mut last_start, mut games) = (None, 0u64, 0u64);
+    resume::for_each_line(
+        BufReader::new(file),
+        &mut |offset, line| {
+            let parsed = sample::parse_line(line.trim_end()).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: byte {offset}: {e} (not a datagen file?)",
+                    path.display()
+                )
+            })?;
+            if parsed.rules != rules {
                 anyhow::bail!(
-                    "{}: game {} where game {} of shard {}/{} was expected",
+                    "{}: byte {offset}: a position of {} data, and this job plays {}",
                     path.display(),
-                    s.game,
-                    shard.game(games),
-                    shard.index,
-                    shard.count
+                    parsed.rules.name(),
+                    rules.name()
                 );
             }
-            last_game = Some(s.game);
-            last_start = offset;
-            games += 1;
-        }
-        offset += n as u64;
-    }
+            let s = parsed.sample;
+            if last_game != Some(s.game) {
+                if s.game != shard.game(games) {
+                    anyhow::bail!(
+                        "{}: game {} where game {} of shard {}/{} was expected",
+                        path.display(),
+                        s.game,
+                        shard.game(games),
+                        shard.index,
+                        shard.count
+                    );
+                }
+                last_game = Some(s.game);
+                last_start = offset;
+                games += 1;
+            }
+            Ok(())
+        },
+        |e| anyhow::anyhow!("{}: {e}", path.display()),
+    )?;
     Ok(match last_game {
         None => ResumePoint {
             games_done: 0,
@@ -105,25 +105,18 @@ pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result
 }
 
 /// Opens an output to continue: created if missing, cut to its first
-/// `keep_bytes` bytes (what is known whole), positioned at its end.
-pub(crate) fn open_continued(out: &Path, keep_bytes: u64) -> anyhow::Result<File> {
-    let mut file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(out)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
-    file.set_len(keep_bytes)
-        .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+/// `keep_bytes` bytes (what is known whole), appended to.
+pub(crate) fn open_continued(out: &Path, keep_bytes: u64) -> anyhow::Result<AppendOnly> {
+    let mut file = AppendOnly::open(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    file.cut(keep_bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     Ok(file)
 }
 
-/// Writes `text` (one game's lines) to `file` (the output `out`) and flushes it.
-pub(crate) fn append_flushed(file: &mut File, text: &str, out: &Path) -> anyhow::Result<()> {
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.flush())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))
+/// Writes `text` (one game's lines) to `file` in one write and flushes it.
+pub(crate) fn append_flushed(file: &mut AppendOnly, text: &str) -> anyhow::Result<()> {
+    file.append(text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.path().display()))
 }
 
 /// Plays the shard's games of a job of `games` into `out`, continuing a file
@@ -162,7 +155,7 @@ pub fn run_datagen(
             }
             // One write per game, flushed: an interrupt loses at most the game
             // being written, which the next run plays again.
-            append_flushed(&mut file, &text, out)?;
+            append_flushed(&mut file, &text)?;
             done += 1;
         }
         progress(done, total);

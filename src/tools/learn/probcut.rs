@@ -21,11 +21,11 @@
 //! as the training files' do, so the two kinds never mix in one fit.
 
 use super::sample::Sample;
-use crate::board::{Board, Position};
+use crate::board::Position;
 use crate::eval::{DISC, EvalKind};
 use crate::format::{parse_board_prefix, write_board_string};
 use crate::knowledge::mpc::{Pair, ProbCutFile, Regression, shallow_depth};
-use crate::rules::Variant;
+use crate::rules::{Variant, VariantPosition};
 use crate::search::RuleSearch;
 use crate::search::midgame::{INF, Midgame};
 use crate::search::probcut::PROBCUT_MIN_DEPTH;
@@ -132,17 +132,18 @@ pub fn pick_positions(samples: &[Sample], per_phase: usize, seed: u64) -> Vec<Po
 /// alone: Othello, Anti-Reversi) full width with their learned evaluation at
 /// every depth from 0 to `max_depth` (and below its empties, where the search
 /// would turn into an exact solve); `None` if `stop` cut it short.
-pub fn depth_scores<R: RuleSearch<Pos = Board>>(
+pub fn depth_scores<R: RuleSearch>(
     position: Position,
     max_depth: u32,
     stop: &AtomicBool,
 ) -> Result<Option<DepthScores>, crate::tt::TtError> {
-    let board: Board = position.board;
+    let variant = R::WEIGHTS;
+    let board = R::position(&VariantPosition::othello_like(variant, position));
     let tt = TranspositionTable::new(SEARCH_HASH_MB)?;
     let eval = EvalKind::Learned;
     let mut search = Midgame::<R>::under(&tt, stop, eval);
     let mut scores = vec![R::evaluate(eval, &board)];
-    for depth in 1..=max_depth.min(board.empties() - 1) {
+    for depth in 1..=max_depth.min(position.board.empties() - 1) {
         let line = search.pvs(board, depth, -INF, INF);
         if search.aborted() {
             return Ok(None);
@@ -285,6 +286,7 @@ fn solve3(mut m: [[f64; 3]; 3], mut v: [f64; 3]) -> Option<[f64; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::tools::learn::sample::LabelKind;
 
     #[test]

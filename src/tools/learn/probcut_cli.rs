@@ -3,18 +3,19 @@
 //! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
 //! shares them) or Anti-Reversi.
 
+use crate::board::Position;
 use crate::knowledge::mpc::MAGIC;
 use crate::knowledge::{embedded_weights, fnv1a};
 use crate::rules::Variant;
-use crate::rules::{Anti, Othello};
+use crate::rules::with_rules;
+use crate::search::RuleSearch;
 use crate::tools::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
 use crate::tools::learn::train::read_samples_of;
+use crate::tools::resume::{AppendOnly, complete_len};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use std::collections::HashSet;
-use std::fs::OpenOptions;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
@@ -56,13 +57,12 @@ pub struct ProbCutArgs {
 /// The scores file's lines, after cutting a torn last line (an interrupt in
 /// the middle of a write) so that appending goes on cleanly; a line of other
 /// rules than `rules` is an error (and the file is left as it was).
-fn read_scores(path: &Path, rules: Variant) -> Result<Vec<DepthScores>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+fn read_scores(file: &mut AppendOnly, rules: Variant) -> Result<Vec<DepthScores>> {
+    let path = file.path().to_path_buf();
+    let text = file
+        .read_to_string()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let whole = complete_len(&text);
     let scores = text[..whole]
         .lines()
         .enumerate()
@@ -81,10 +81,37 @@ fn read_scores(path: &Path, rules: Variant) -> Result<Vec<DepthScores>> {
         })
         .collect::<Result<Vec<_>>>()?;
     if whole < text.len() {
-        let f = OpenOptions::new().write(true).open(path)?;
-        f.set_len(whole as u64)?;
+        file.cut(whole as u64)?;
     }
     Ok(scores)
+}
+
+/// Searches `todo` at every depth under the rules `R` (the job's), appending
+/// a line per position to `out` as it finishes.
+fn search_positions<R: RuleSearch>(
+    todo: &[Position],
+    args: &ProbCutArgs,
+    out: &Mutex<AppendOnly>,
+) -> Result<()> {
+    let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
+    let stop = AtomicBool::new(false);
+    let pool = crate::tools::learn::cli::pool(args.threads)?;
+    pool.install(|| {
+        todo.par_iter().try_for_each(|&p| -> Result<()> {
+            if let Some(d) = depth_scores::<R>(p, args.max_depth, &stop)? {
+                let line = format!("{}\n", d.line());
+                out.lock().expect("no writer panics").append(&line)?;
+            }
+            if let Some(b) = &progress {
+                b.inc(1);
+            }
+            Ok(())
+        })
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    Ok(())
 }
 
 /// Runs `mollett probcut`.
@@ -102,7 +129,9 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
         .iter()
         .map(crate::format::write_board_string)
         .collect();
-    let done: HashSet<String> = read_scores(&args.scores, args.variant)?
+    let mut scores = AppendOnly::open(&args.scores)
+        .with_context(|| format!("cannot open {}", args.scores.display()))?;
+    let done: HashSet<String> = read_scores(&mut scores, args.variant)?
         .iter()
         .map(|d| crate::format::write_board_string(&d.position))
         .collect();
@@ -116,42 +145,13 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
         todo.len(),
         args.max_depth
     );
-    let out = Mutex::new(
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&args.scores)
-            .with_context(|| format!("cannot open {}", args.scores.display()))?,
-    );
-    let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
-    let stop = AtomicBool::new(false);
-    let pool = crate::tools::learn::cli::pool(args.threads)?;
-    pool.install(|| {
-        todo.par_iter().try_for_each(|&p| -> Result<()> {
-            let searched = match args.variant {
-                Variant::Othello | Variant::Reversi => {
-                    depth_scores::<Othello>(p, args.max_depth, &stop)
-                }
-                Variant::Anti => depth_scores::<Anti>(p, args.max_depth, &stop),
-            };
-            if let Some(d) = searched? {
-                let mut f = out.lock().expect("no writer panics");
-                writeln!(f, "{}", d.line())?;
-                f.flush()?;
-            }
-            if let Some(b) = &progress {
-                b.inc(1);
-            }
-            Ok(())
-        })
-    })?;
-    if let Some(b) = progress {
-        b.finish_and_clear();
-    }
+    let out = Mutex::new(scores);
+    with_rules!(args.variant, R => search_positions::<R>(&todo, &args, &out))?;
     // The fit takes the positions this command picks, and only those (a
     // scores file may hold more, from a run with more per phase): the same
     // data, seed and count give the same file.
-    let mut all = read_scores(&args.scores, args.variant)?;
+    let mut scores = out.into_inner().expect("no writer panics");
+    let mut all = read_scores(&mut scores, args.variant)?;
     all.retain(|d| picked.contains(&crate::format::write_board_string(&d.position)));
     let weights = fnv1a(embedded_weights(args.variant));
     let note = crate::tools::learn::cli::command_line();

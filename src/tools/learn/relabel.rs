@@ -17,11 +17,10 @@
 //! shards' files concatenate), and an output file that already holds games of
 //! the shard is continued after its last whole game.
 
-use super::datagen::Shard;
+use super::job::{self, Shard};
 use super::sample::{self, LabelKind, Line};
-use crate::board::Board;
-use crate::eval::{DISC, EvalKind};
-use crate::rules::{Anti, Othello, Variant};
+use crate::eval::EvalKind;
+use crate::rules::{Variant, VariantPosition, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search_under};
 use crate::tt::{TranspositionTable, TtError};
 use rayon::prelude::*;
@@ -53,11 +52,7 @@ pub struct RelabelRequest {
 }
 
 /// The midgame search score of `board`, in whole discs (−64..=64).
-fn score_as<R: RuleSearch<Pos = Board>>(
-    req: &RelabelRequest,
-    board: Board,
-    tt: &TranspositionTable,
-) -> i32 {
+fn score_as<R: RuleSearch>(req: &RelabelRequest, board: R::Pos, tt: &TranspositionTable) -> i32 {
     let sreq = SearchRequest::<R> {
         board,
         limits: Limits {
@@ -74,19 +69,21 @@ fn score_as<R: RuleSearch<Pos = Board>>(
         contempt: 0,
     };
     let r = search_under(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
-    disc_label(r.score)
-}
-
-/// A search score as a label: whole discs, rounded, within −64..=64.
-pub(crate) fn disc_label(score: i32) -> i32 {
-    (f64::from(score) / f64::from(DISC))
-        .round()
-        .clamp(-64.0, 64.0) as i32
+    job::disc_label(r.score)
 }
 
 /// Relabels one game's lines, in order: search labels for game labels, exact
 /// ones kept.
 pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, TtError> {
+    with_rules!(req.rules, R => relabel_game_under::<R>(req, lines))
+}
+
+/// [`relabel_game`] under the rules `R`, those of the job.
+fn relabel_game_under<R: RuleSearch>(
+    req: &RelabelRequest,
+    lines: &[Line],
+) -> Result<Vec<Line>, TtError> {
+    let variant = req.rules;
     let tt = TranspositionTable::new(req.hash_mb)?;
     Ok(lines
         .iter()
@@ -94,11 +91,8 @@ pub fn relabel_game(req: &RelabelRequest, lines: &[Line]) -> Result<Vec<Line>, T
             let mut line = *line;
             let s = &mut line.sample;
             if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
-                let board = s.position.board;
-                s.label = match req.rules {
-                    Variant::Othello | Variant::Reversi => score_as::<Othello>(req, board, &tt),
-                    Variant::Anti => score_as::<Anti>(req, board, &tt),
-                };
+                let board = R::position(&VariantPosition::othello_like(variant, s.position));
+                s.label = score_as::<R>(req, board, &tt);
                 s.kind = LabelKind::Search;
             }
             line
@@ -163,7 +157,7 @@ pub fn run_relabel(
         for game in labelled {
             let text: String = game.iter().map(|l| format!("{l}\n")).collect();
             // One flushed write per game: an interrupt loses at most that game.
-            super::append_flushed(&mut file, &text, out)?;
+            super::append_flushed(&mut file, &text)?;
             done += 1;
         }
         progress(done as u64, total as u64);
@@ -182,7 +176,7 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(us
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", out.display())),
     };
     // Only whole lines count; a torn last line goes with its game.
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let whole = &text[..crate::tools::resume::complete_len(&text)];
     let games = read_games(whole, out, rules)?;
     let Some((_, held)) = games.split_last() else {
         return Ok((0, 0));
@@ -207,6 +201,7 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(us
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Anti, Othello};
     use crate::tools::learn::datagen::{DatagenRequest, play_game};
 
     fn data(rules: Variant, games: u64) -> String {

@@ -295,6 +295,82 @@ fn dot(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
         .sum()
 }
 
+impl Data {
+    /// The rows of `samples`, sorted by empties, and where each count starts.
+    fn of(samples: &[Sample], req: &TrainRequest) -> Data {
+        let mut rows: Vec<Row> = samples
+            .par_iter()
+            .map(|s| Row::of(s, req.seed, req.holdout_percent))
+            .collect();
+        rows.sort_by_key(|r| r.empties);
+        let first: Vec<usize> = (0..62)
+            .map(|e| rows.partition_point(|r| usize::from(r.empties) < e))
+            .collect();
+        Data { rows, first }
+    }
+}
+
+/// The fit's start from a prior: its weights in discs (in the fit's form) and
+/// their predictions, logged with their errors.
+fn start_from(
+    prior: &WeightsFile,
+    data: &Data,
+    layout: &Layout,
+    req: &TrainRequest,
+    base_test: f64,
+    log: &mut dyn FnMut(&str),
+) -> (Vec<Vec<f64>>, Vec<f64>) {
+    assert!(
+        prior.form.can_start(req.form),
+        "a {} prior for a {} fit (train_files refuses it)",
+        prior.form.name(),
+        req.form.name()
+    );
+    let anchors = if prior.form == req.form {
+        prior.anchors.clone()
+    } else {
+        untie(&prior.anchors)
+    };
+    let w0: Vec<Vec<f64>> = anchors
+        .iter()
+        .map(|a| a.iter().map(|&x| f64::from(x) / f64::from(DISC)).collect())
+        .collect();
+    let pred0 = data.times(layout, &w0);
+    let (_, test, train) = errors(data, &pred0);
+    log(&format!(
+        "prior: train {train:.3} held-out {test:.3} discs (0 predicts {base_test:.3})"
+    ));
+    (w0, pred0)
+}
+
+/// Logs an iteration's errors, overall and by phase.
+fn log_iteration(log: &mut dyn FnMut(&str), it: u32, data: &Data, pred: &[f64], base_test: f64) {
+    let (phase, test, train) = errors(data, pred);
+    let phases: Vec<String> = REPORT_PHASES
+        .iter()
+        .zip(&phase)
+        .map(|(&(a, b), m)| format!("{a}-{b}:{m:.2}"))
+        .collect();
+    log(&format!(
+        "iteration {it:>3}: train {train:.3} held-out {test:.3} discs (was {base_test:.3}); held-out by empties {}",
+        phases.join(" ")
+    ));
+}
+
+/// The weights file of the fitted weights `w` (in discs), quantised.
+fn weights_file(req: &TrainRequest, w: &[Vec<f64>]) -> WeightsFile {
+    let quantise = |x: f64| (x * f64::from(DISC)).round().clamp(-32767.0, 32767.0) as i16;
+    WeightsFile {
+        rules: req.rules,
+        form: req.form,
+        note: req.note.clone(),
+        anchors: w
+            .iter()
+            .map(|a| a.iter().map(|&x| quantise(x)).collect())
+            .collect(),
+    }
+}
+
 /// Fits the weights to `samples` (of `req.rules`, which the file is tagged with), logging the error per phase as it goes.
 pub fn train(
     samples: &[Sample],
@@ -303,15 +379,7 @@ pub fn train(
     progress: &mut dyn FnMut(u32),
 ) -> TrainReport {
     let layout = Layout::of(req.form);
-    let mut rows: Vec<Row> = samples
-        .par_iter()
-        .map(|s| Row::of(s, req.seed, req.holdout_percent))
-        .collect();
-    rows.sort_by_key(|r| r.empties);
-    let first: Vec<usize> = (0..62)
-        .map(|e| rows.partition_point(|r| usize::from(r.empties) < e))
-        .collect();
-    let data = Data { rows, first };
+    let data = Data::of(samples, req);
     let held = data.rows.iter().filter(|r| r.held_out).count();
     let positions = (data.rows.len() - held, held);
     log(&format!(
@@ -323,29 +391,7 @@ pub fn train(
     let (base_phase, base_test, _) = errors(&data, &zero);
     // With a prior w₀ the unknown is d = w − w₀: (XᵀX + λI) d = Xᵀ(y − Xw₀).
     let (w0, pred0) = match &req.prior {
-        Some(prior) => {
-            assert!(
-                prior.form.can_start(req.form),
-                "a {} prior for a {} fit (train_files refuses it)",
-                prior.form.name(),
-                req.form.name()
-            );
-            let anchors = if prior.form == req.form {
-                prior.anchors.clone()
-            } else {
-                untie(&prior.anchors)
-            };
-            let w0: Vec<Vec<f64>> = anchors
-                .iter()
-                .map(|a| a.iter().map(|&x| f64::from(x) / f64::from(DISC)).collect())
-                .collect();
-            let pred0 = data.times(layout, &w0);
-            let (_, test, train) = errors(&data, &pred0);
-            log(&format!(
-                "prior: train {train:.3} held-out {test:.3} discs (0 predicts {base_test:.3})"
-            ));
-            (w0, pred0)
-        }
+        Some(prior) => start_from(prior, &data, layout, req, base_test, log),
         None => (vec![vec![0.0; layout.len]; ANCHORS], zero.clone()),
     };
     // b = Xᵀ(y − Xw₀); the preconditioner is diag(XᵀX) + λ.
@@ -405,31 +451,12 @@ pub fn train(
                 p[k][j] = z[k][j] + beta * p[k][j];
             }
         }
-        let (phase, test, train) = errors(&data, &pred);
-        let phases: Vec<String> = REPORT_PHASES
-            .iter()
-            .zip(&phase)
-            .map(|(&(a, b), m)| format!("{a}-{b}:{m:.2}"))
-            .collect();
-        log(&format!(
-            "iteration {it:>3}: train {train:.3} held-out {test:.3} discs (was {base_test:.3}); held-out by empties {}",
-            phases.join(" ")
-        ));
+        log_iteration(log, it, &data, &pred, base_test);
         progress(it);
     }
     let (phase, _, _) = errors(&data, &pred);
-    let quantise = |x: f64| (x * f64::from(DISC)).round().clamp(-32767.0, 32767.0) as i16;
-    let file = WeightsFile {
-        rules: req.rules,
-        form: req.form,
-        note: req.note.clone(),
-        anchors: w
-            .iter()
-            .map(|a| a.iter().map(|&x| quantise(x)).collect())
-            .collect(),
-    };
     TrainReport {
-        bytes: mlw::write(&file),
+        bytes: mlw::write(&weights_file(req, &w)),
         holdout_mae: base_phase.into_iter().zip(phase).collect(),
         positions,
     }
