@@ -7,7 +7,7 @@
 
 use super::{Event, Finished, Job, JobId, Settings};
 use crate::board::{Color, Move};
-use crate::eval::DISC;
+use crate::eval::from_discs;
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
@@ -94,7 +94,7 @@ pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
 fn evaluate_under<R: RuleSearch>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
     let p = R::position(pos);
     if pos.is_game_over() {
-        (R::final_score(&p) * DISC, ScoreKind::Exact)
+        (from_discs(R::final_score(&p)), ScoreKind::Exact)
     } else {
         (R::evaluate(settings.level.eval, &p), ScoreKind::Midgame(0))
     }
@@ -255,7 +255,10 @@ fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
             break;
         }
         let (score, kind) = if pos.is_game_over() {
-            (R::final_score(&R::position(pos)) * DISC, ScoreKind::Exact)
+            (
+                from_discs(R::final_score(&R::position(pos))),
+                ScoreKind::Exact,
+            )
         } else {
             let req = request::<R>(w, pos, w.settings.limits(), None);
             let r = search_under(&req, &w.tt, &w.stop, &mut |_| {});

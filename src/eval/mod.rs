@@ -42,6 +42,7 @@
 pub mod features;
 pub mod learned;
 pub mod pattern;
+pub mod score;
 pub mod weights;
 
 use crate::board::Board;
@@ -49,16 +50,10 @@ use features::Features;
 use std::fmt;
 use std::str::FromStr;
 
-/// One disc of final margin, in the evaluation's unit (centi-discs).
-pub const DISC: i32 = 100;
-
-/// The largest magnitude an evaluation returns: just under 63 discs.
-pub const EVAL_MAX: i32 = 63 * DISC - 1;
-
-/// A score in centi-discs as (float) discs.
-pub fn to_discs(score: i32) -> f64 {
-    f64::from(score) / f64::from(DISC)
-}
+pub use score::{
+    DISC, EVAL_MAX, MAX_MARGIN, ceil_discs, floor_discs, from_discs, from_float_discs,
+    rounded_discs, to_discs, whole_discs,
+};
 
 /// Which static evaluation to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -200,7 +195,7 @@ pub fn score_anti(f: &Features) -> i32 {
 /// The disc difference times [`DISC`], clamped to ±[`EVAL_MAX`].
 #[inline]
 pub fn evaluate_discs(board: &Board) -> i32 {
-    (board.disc_difference() * DISC).clamp(-EVAL_MAX, EVAL_MAX)
+    from_discs(board.disc_difference()).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 #[cfg(test)]

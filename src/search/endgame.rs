@@ -18,7 +18,6 @@ use super::NullWindowBest;
 use super::RuleSearch;
 use super::context::Context;
 use super::last_empties::parity_first;
-use super::midgame::PASS;
 use super::params::{
     ABDADA_MIN_EMPTIES, ENDGAME_TT_MIN_EMPTIES, ETC_MIN_EMPTIES, FASTEST_FIRST_MIN_EMPTIES,
     ORDER_MOBILITY_WEIGHT, SEARCH_ORDER_DEPTH, SHALLOW_EMPTIES, SOLVER_PARITY_BONUS,
@@ -26,19 +25,17 @@ use super::params::{
 };
 use super::stack::Stack;
 use super::watch::{Watched, exact_bounds};
+use super::{INF_DISCS, PASS};
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Dispatch, Kernel, Portable};
-use crate::eval::DISC;
+use crate::eval::{from_discs, whole_discs};
 use crate::rules::Othello;
 use crate::tt::{NO_MOVE, PROVEN, TranspositionTable, TtData};
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
-
-/// A score no game reaches, above every final count.
-pub const INF_DISCS: i32 = 65;
 
 /// The solver's state for one search under the rules `R`: its thread context
 /// (node counter, stop flags, shared table).
@@ -181,7 +178,7 @@ fn shallow_value<K: Kernel, R: RuleSearch>(
     if moves == 0 {
         let passed = R::pass(board);
         if R::moves(k, &passed) == 0 {
-            return R::final_score(board) * DISC;
+            return from_discs(R::final_score(board));
         }
         return -shallow_value(k, s, &passed, depth, -beta, -alpha);
     }
@@ -306,7 +303,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         && let Some(d) = s.ctx.tt.probe(hash)
     {
         if d.selectivity == PROVEN && d.depth as u32 == empties {
-            let (lo, hi) = (d.lower as i32 / DISC, d.upper as i32 / DISC);
+            let (lo, hi) = (whole_discs(d.lower as i32), whole_discs(d.upper as i32));
             if lo > alpha {
                 return lo;
             }
@@ -343,9 +340,9 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         if empties >= ETC_MIN_EMPTIES
             && let Some(d) = s.ctx.tt.probe(child_hash)
             && d.selectivity == PROVEN
-            && (d.upper as i32) / DISC < -alpha
+            && whole_discs(d.upper as i32) < -alpha
         {
-            return -(d.upper as i32) / DISC;
+            return whole_discs(-(d.upper as i32));
         }
         entry.2 = if sq == tt_move {
             i32::MAX
@@ -421,8 +418,8 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         s.ctx.tt.store(
             hash,
             TtData {
-                lower: (lower.max(-64) * DISC) as i16,
-                upper: (upper.min(64) * DISC) as i16,
+                lower: from_discs(lower.max(-64)) as i16,
+                upper: from_discs(upper.min(64)) as i16,
                 depth: empties as u8,
                 best_move: best.mv,
                 selectivity: PROVEN,
@@ -546,8 +543,8 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
         s.ctx.tt.store(
             hash,
             TtData {
-                lower: (lower * DISC) as i16,
-                upper: (upper * DISC) as i16,
+                lower: from_discs(lower) as i16,
+                upper: from_discs(upper) as i16,
                 depth: empties as u8,
                 best_move: best.pv.last().copied().unwrap_or(NO_MOVE),
                 selectivity: PROVEN,

@@ -8,7 +8,7 @@
 //! count for nobody) over Othello's (empties to the winner). Both are compiled
 //! apart, so Othello's copy is what it was before Anti-Reversi shared it.
 
-use super::endgame::INF_DISCS;
+use super::INF_DISCS;
 use crate::board::Board;
 use crate::board::bitboard::Squares;
 use crate::board::lastflip::count_last_flips;

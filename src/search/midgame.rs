@@ -9,7 +9,7 @@
 use super::NullWindowBest;
 use super::RuleSearch;
 use super::context::Context;
-use super::endgame::{INF_DISCS, Solver};
+use super::endgame::Solver;
 use super::ordering::order_moves_with;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
@@ -18,11 +18,12 @@ use super::params::{
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
 use super::watch::Watched;
+use super::{INF_DISCS, PASS};
 use crate::board::MAX_MOVES;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
 use crate::board::movegen::{self, Kernel, Portable};
-use crate::eval::{DISC, EvalKind};
+use crate::eval::{EvalKind, MAX_MARGIN, ceil_discs, floor_discs, from_discs};
 use crate::rules::Othello;
 use crate::tt::{FULL_WIDTH, NO_MOVE, PROVEN, TranspositionTable, TtData};
 use std::marker::PhantomData;
@@ -30,9 +31,6 @@ use std::sync::atomic::AtomicBool;
 
 /// Above every score: no position is worth this.
 pub const INF: i32 = 10_000;
-
-/// The pass move in a principal variation.
-pub const PASS: u8 = 64;
 
 /// A PV node's result: the score and the line that leads to it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -197,7 +195,11 @@ impl<'a, R: RuleSearch> Midgame<'a, R> {
     /// `discs`, so bounds map to bounds.
     #[inline(always)]
     fn value(&self, discs: i32) -> i32 {
-        if discs == 0 { self.draw } else { discs * DISC }
+        if discs == 0 {
+            self.draw
+        } else {
+            from_discs(discs)
+        }
     }
 
     /// Whether a node whose depth reaches the end of the game, with `empties`
@@ -232,11 +234,11 @@ impl<'a, R: RuleSearch> Midgame<'a, R> {
 /// discs is one in centi-discs too. With `draw == 0` it is the plain rounding
 /// of `alpha` down and `beta` up to whole discs.
 pub fn disc_window(alpha: i32, beta: i32, draw: i32) -> (i32, i32) {
-    let mut a = alpha.div_euclid(DISC);
+    let mut a = floor_discs(alpha);
     if a == -1 || a == 0 {
         a = if draw <= alpha { 0 } else { -1 };
     }
-    let mut b = (beta + DISC - 1).div_euclid(DISC);
+    let mut b = ceil_discs(beta);
     if b == 0 || b == 1 {
         b = if draw >= beta { 0 } else { 1 };
     }
@@ -299,7 +301,7 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     }
     // Step 4b. In a selective search to the end, the solver's stability
     // cut-off: stable discs cap what the mover can reach.
-    if depth >= empties && alpha >= stability_threshold(empties) * DISC {
+    if depth >= empties && alpha >= from_discs(stability_threshold(empties)) {
         let cap = m.value(R::score_cap(&board));
         if cap <= alpha {
             return cap;
@@ -329,14 +331,14 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     {
         let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
         let sel = m.selectivity.percent();
-        if high <= 64 * DISC && nws(m, board, reg.shallow, high - 1) >= high {
+        if high <= MAX_MARGIN && nws(m, board, reg.shallow, high - 1) >= high {
             if m.ctx.aborted {
                 return 0;
             }
             store(m.ctx.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
             return alpha + 1;
         }
-        if low >= -64 * DISC && nws(m, board, reg.shallow, low) <= low {
+        if low >= -MAX_MARGIN && nws(m, board, reg.shallow, low) <= low {
             if m.ctx.aborted {
                 return 0;
             }
@@ -420,8 +422,8 @@ fn store(
     tt.store(
         hash,
         TtData {
-            lower: lower.clamp(-64 * DISC, 64 * DISC) as i16,
-            upper: upper.clamp(-64 * DISC, 64 * DISC) as i16,
+            lower: lower.clamp(-MAX_MARGIN, MAX_MARGIN) as i16,
+            upper: upper.clamp(-MAX_MARGIN, MAX_MARGIN) as i16,
             depth: depth.min(255) as u8,
             best_move: mv,
             selectivity: selectivity.min(FULL_WIDTH),

@@ -35,12 +35,18 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use level::Level;
-pub use midgame::PASS;
 pub use probcut::Selectivity;
 pub use root::lines::{
     MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv, multipv_under,
 };
 pub use rule_search::{LastEmpties, RuleSearch};
+
+/// The pass move in a principal variation.
+pub const PASS: u8 = 64;
+
+/// A score no game reaches, above every final count, in whole discs (the
+/// solver's unit).
+pub const INF_DISCS: i32 = 65;
 
 /// How deep to search, and where the exact and win/loss/draw solves take over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

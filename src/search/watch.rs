@@ -12,7 +12,7 @@
 //! is watched, and the search stays deterministic.
 
 use super::stack::Stack;
-use crate::eval::DISC;
+use crate::eval::whole_discs;
 use crate::tt::{PROVEN, TranspositionTable, TtData};
 
 /// A null-window node being searched: what a table entry must show for the
@@ -34,7 +34,7 @@ pub(super) struct Watched {
 /// it is an exact-solver entry for the node's empties.
 pub(super) fn exact_bounds(d: &TtData, w: &Watched) -> Option<(i32, i32)> {
     (d.selectivity == PROVEN && d.depth as u32 == w.depth)
-        .then_some((d.lower as i32 / DISC, d.upper as i32 / DISC))
+        .then_some((whole_discs(d.lower as i32), whole_discs(d.upper as i32)))
 }
 
 /// Nested watched nodes at most: one per ply of the deepest game.

@@ -3,7 +3,7 @@
 
 use crate::board::Move;
 use crate::engine::{Engine, Event, Job, Settings};
-use crate::eval::DISC;
+use crate::eval::whole_discs;
 use crate::format::ObfEntry;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::{ScoreKind, SearchResult};
@@ -111,7 +111,7 @@ fn solve_one(
     let board = entry.position.board;
     let r = solve_position(engine, start_of(entry, opts.variant), opts.wld);
     let sign = |v: i32| if opts.wld { v.signum() } else { v };
-    let score = sign(r.score / DISC);
+    let score = sign(whole_discs(r.score));
     let expected = entry.scores.first().map(|&(_, s)| sign(s));
     let move_score = r
         .best

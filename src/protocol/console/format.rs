@@ -10,7 +10,7 @@ use crate::search::{ScoreKind, SearchResult};
 pub fn format_score(score: i32, kind: ScoreKind) -> String {
     match kind {
         ScoreKind::Midgame(_) => format!("{:+.2}", to_discs(score)),
-        ScoreKind::Exact => format!("{:+}", score / crate::eval::DISC),
+        ScoreKind::Exact => format!("{:+}", crate::eval::whole_discs(score)),
         ScoreKind::WinLossDraw => match score.signum() {
             1 => "win".into(),
             0 => "draw".into(),

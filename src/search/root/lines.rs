@@ -208,7 +208,8 @@ pub fn line_square(line: &PvLine) -> Option<Square> {
 mod tests {
     use super::*;
     use crate::eval::DISC;
-    use crate::search::endgame::{INF_DISCS, Solver};
+    use crate::search::INF_DISCS;
+    use crate::search::endgame::Solver;
     use crate::search::midgame::{INF, Midgame};
     use crate::search::ordering::order_moves;
     use crate::search::{Level, search};

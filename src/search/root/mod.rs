@@ -9,8 +9,9 @@ mod best;
 pub(super) mod lines;
 pub(super) mod policy;
 
+use super::INF_DISCS;
 use super::context::Context;
-use super::endgame::{INF_DISCS, Solver};
+use super::endgame::Solver;
 use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
 use super::params::{
@@ -21,7 +22,7 @@ use super::time_plan::BestMoveStability;
 use super::{RootSearch, ScoreKind, SearchRequest, SearchResult, pv_moves};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
-use crate::eval::DISC;
+use crate::eval::{DISC, rounded_discs};
 use crate::rng::Rng;
 use crate::search::RuleSearch;
 use crate::tt::NO_MOVE;
@@ -331,7 +332,7 @@ impl<'a, R: RuleSearch> Root<'a, R> {
         let guess = last
             .as_ref()
             .filter(|_| !wld)
-            .map(|it| (f64::from(it.lines[0].score) / f64::from(DISC)).round() as i32);
+            .map(|it| rounded_discs(it.lines[0].score));
         let pass = self.pass(&mut solver, range, guess, rng);
         self.nodes += solver.nodes();
         match pass {

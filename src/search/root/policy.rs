@@ -6,13 +6,13 @@
 
 use super::super::answer::Standing;
 use super::super::{
-    RootSearch, ScoreKind, SearchRequest, SearchResult, TimeLimit, endgame, params, search_under,
-    smp, timed_solve_fits,
+    INF_DISCS, RootSearch, ScoreKind, SearchRequest, SearchResult, TimeLimit, endgame, params,
+    search_under, smp, timed_solve_fits,
 };
 use crate::board::Move;
 use crate::board::Square;
 use crate::board::movegen::Dispatch;
-use crate::eval::DISC;
+use crate::eval::from_discs;
 use crate::search::RuleSearch;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,7 +95,7 @@ fn no_move<R: RuleSearch>(
     if R::moves(Dispatch, &passed) == 0 {
         return answered(
             None,
-            R::final_score(&req.board) * DISC,
+            from_discs(R::final_score(&req.board)),
             ScoreKind::Exact,
             start,
         );
@@ -130,11 +130,11 @@ fn lone_move<R: RuleSearch>(
     let mv = Square::new(sq).map(Move::Play);
     let over = R::moves(Dispatch, &child) == 0 && R::moves(Dispatch, &R::pass(&child)) == 0;
     let (score, kind) = if over {
-        (-R::final_score(&child) * DISC, ScoreKind::Exact)
+        (from_discs(-R::final_score(&child)), ScoreKind::Exact)
     } else if R::board(&child).empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
         let mut solver = endgame::Solver::<R>::under(tt, stop);
-        let s = solver.solve(child, -endgame::INF_DISCS, endgame::INF_DISCS);
-        (-s.score * DISC, ScoreKind::Exact)
+        let s = solver.solve(child, -INF_DISCS, INF_DISCS);
+        (from_discs(-s.score), ScoreKind::Exact)
     } else {
         (-R::evaluate(req.eval, &child), ScoreKind::Midgame(1))
     };

@@ -146,7 +146,7 @@ fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec
             }
         };
         let label = match result {
-            Some(r) if exact => Some((LabelKind::Exact, r.score / crate::eval::DISC)),
+            Some(r) if exact => Some((LabelKind::Exact, crate::eval::whole_discs(r.score))),
             Some(r) if req.labels == Labels::Search => {
                 Some((LabelKind::Search, job::disc_label(r.score)))
             }

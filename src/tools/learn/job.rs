@@ -1,7 +1,7 @@
 //! What the learn tools' jobs share: the [`Shard`] of a job a process runs,
 //! the rules a job's data is of as a [`Variant`], and search scores as labels.
 
-use crate::eval::DISC;
+use crate::eval::to_discs;
 
 /// Which games of a job one process plays: those with `index % count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +50,7 @@ impl std::str::FromStr for Shard {
 
 /// A search score as a label: whole discs, rounded, within −64..=64.
 pub(crate) fn disc_label(score: i32) -> i32 {
-    (f64::from(score) / f64::from(DISC))
-        .round()
-        .clamp(-64.0, 64.0) as i32
+    to_discs(score).round().clamp(-64.0, 64.0) as i32
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@
 
 use super::sample::Sample;
 use crate::board::Position;
-use crate::eval::{DISC, EvalKind};
+use crate::eval::{EvalKind, MAX_MARGIN};
 use crate::format::{parse_board_prefix, write_board_string};
 use crate::knowledge::mpc::{Pair, ProbCutFile, Regression, shallow_depth};
 use crate::rules::{Variant, VariantPosition};
@@ -90,7 +90,7 @@ impl DepthScores {
             .map(|t| {
                 t.parse::<i32>()
                     .ok()
-                    .filter(|v| v.abs() <= 64 * DISC)
+                    .filter(|v| v.abs() <= MAX_MARGIN)
                     .ok_or_else(|| format!("'{t}' is not a score in centi-discs"))
             })
             .collect::<Result<Vec<_>, _>>()?;

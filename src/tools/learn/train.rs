@@ -15,9 +15,9 @@
 //! held out: it is never fitted and measures the error as the fit goes.
 
 use super::sample::Sample;
-use crate::eval::DISC;
 use crate::eval::learned::{Counts, for_each_view, untie};
 use crate::eval::pattern::pext_portable;
+use crate::eval::{from_float_discs, to_discs};
 use crate::knowledge::layout::{
     ANCHOR_STEP, ANCHORS, Form, Layout, VIEW_COUNT, anchor_counts_discs, anchor_of,
 };
@@ -333,7 +333,7 @@ fn start_from(
     };
     let w0: Vec<Vec<f64>> = anchors
         .iter()
-        .map(|a| a.iter().map(|&x| f64::from(x) / f64::from(DISC)).collect())
+        .map(|a| a.iter().map(|&x| to_discs(i32::from(x))).collect())
         .collect();
     let pred0 = data.times(layout, &w0);
     let (_, test, train) = errors(data, &pred0);
@@ -359,7 +359,7 @@ fn log_iteration(log: &mut dyn FnMut(&str), it: u32, data: &Data, pred: &[f64], 
 
 /// The weights file of the fitted weights `w` (in discs), quantised.
 fn weights_file(req: &TrainRequest, w: &[Vec<f64>]) -> WeightsFile {
-    let quantise = |x: f64| (x * f64::from(DISC)).round().clamp(-32767.0, 32767.0) as i16;
+    let quantise = |x: f64| from_float_discs(x).round().clamp(-32767.0, 32767.0) as i16;
     WeightsFile {
         rules: req.rules,
         form: req.form,

@@ -1,6 +1,7 @@
 //! Tests of the trainer: a small fit lowers the error, priors, forms, determinism.
 
 use super::*;
+use crate::eval::DISC;
 use crate::tools::learn::datagen::{DatagenRequest, play_game};
 
 /// A few thousand positions from fast self-play.
