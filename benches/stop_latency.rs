@@ -20,6 +20,7 @@
 use mollett::Position;
 use mollett::engine::{Engine, Event, Job, Settings};
 use mollett::rng::Rng;
+use mollett::rules::Othello;
 use mollett::search::{Level, SearchRequest, SearchResult, search_answering};
 use mollett::tt::TranspositionTable;
 use std::io::{BufRead, BufReader, Write};
@@ -130,7 +131,7 @@ fn search_stops(position: Position, stops: usize) -> (Vec<Duration>, Vec<Duratio
     let mut rng = Rng::new(2026);
     let (mut answers, mut returns, mut early) = (Vec::new(), Vec::new(), 0);
     for i in 0..stops {
-        let mut req = SearchRequest::new(position.board, Level::number(level(i)));
+        let mut req = SearchRequest::<Othello>::new(position.board, Level::number(level(i)));
         req.threads = 2;
         tt.clear();
         std::thread::sleep(SETTLE);

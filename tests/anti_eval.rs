@@ -17,7 +17,7 @@ use mollett::board::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
 use mollett::rules::{Anti, Rules};
-use mollett::search::{Limits, SearchRequest, Selectivity, search_under};
+use mollett::search::{Limits, SearchRequest, Selectivity, search};
 use mollett::tools::arena::stats::Wdl;
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -65,9 +65,9 @@ fn play(start: Board, black: EvalKind, white: EvalKind, seed: u64, exact: u32) -
                 },
                 eval,
                 seed,
-                ..SearchRequest::under(b, mollett::search::level::Level::default())
+                ..SearchRequest::new(b, mollett::search::level::Level::default())
             };
-            let r = search_under(&req, tt, &stop, &mut |_| {});
+            let r = search(&req, tt, &stop, &mut |_| {});
             let sq = r.best.and_then(|m| m.square()).expect("a legal move");
             b = b.make(sq.index(), b.flips(sq.index()));
         }

@@ -7,6 +7,7 @@ use mollett::Board;
 use mollett::Position;
 use mollett::eval::{DISC, EvalKind, evaluate};
 use mollett::rng::Rng;
+use mollett::rules::Othello;
 use mollett::search::midgame::{INF, Midgame, disc_window};
 use mollett::search::{Level, Limits, SearchRequest, search};
 use mollett::search::{MultiPvRequest, multipv};
@@ -130,7 +131,7 @@ fn midgame_search_scores_draws_at_the_contempt() {
         }
         let tt = TranspositionTable::new(1).unwrap();
         let stop = AtomicBool::new(false);
-        let got = Midgame::new(&tt, &stop, EvalKind::Mobility)
+        let got = Midgame::<Othello>::new(&tt, &stop, EvalKind::Mobility)
             .with_draw(draw)
             .pvs(b, depth, -INF, INF)
             .score;
@@ -138,7 +139,7 @@ fn midgame_search_scores_draws_at_the_contempt() {
         // Null windows around the value agree on the side they fall.
         for alpha in [want - 1, want, want - 101, want + 99] {
             let tt = TranspositionTable::new(1).unwrap();
-            let v = Midgame::new(&tt, &stop, EvalKind::Mobility)
+            let v = Midgame::<Othello>::new(&tt, &stop, EvalKind::Mobility)
                 .with_draw(draw)
                 .nws(b, depth, alpha);
             assert_eq!(v > alpha, want > alpha, "case {case}: alpha {alpha}");
@@ -213,7 +214,7 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
         );
         for contempt in [-100, -30, 0, 70, 100] {
             let want = reference(b, depth, contempt);
-            let mut req = SearchRequest {
+            let mut req = SearchRequest::<Othello> {
                 contempt,
                 eval: EvalKind::Mobility,
                 ..SearchRequest::new(b, level)
@@ -228,7 +229,7 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
             let r = search(&req, &tt, &stop, &mut |_| {});
             assert_eq!(r.score, want, "{text} depth {depth} contempt {contempt}");
             // Multi-PV (hints) agrees on the best line.
-            let mpv = MultiPvRequest {
+            let mpv = MultiPvRequest::<Othello> {
                 board: b,
                 limits: req.limits,
                 eval: EvalKind::Mobility,
@@ -245,7 +246,7 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
         }
         // A solve at the root reports the true result, whatever the contempt.
         let tt = TranspositionTable::new(1).unwrap();
-        let mut req = SearchRequest {
+        let mut req = SearchRequest::<Othello> {
             contempt: 100,
             ..SearchRequest::new(b, level)
         };

@@ -5,6 +5,7 @@
 
 mod common;
 use common::ffo_entries as ffo;
+use mollett::rules::Othello;
 use mollett::search::endgame::Solver;
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -21,7 +22,7 @@ fn check(file: &str, range: std::ops::Range<usize>) {
         .take(range.len())
     {
         tt.clear();
-        let mut solver = Solver::new(&tt, &stop);
+        let mut solver = Solver::<Othello>::new(&tt, &stop);
         let r = solver.solve(e.position.board, -64, 64);
         let want = e.scores[0].1;
         assert_eq!(r.score, want, "{file} line {}: score", i + 1);
@@ -34,7 +35,7 @@ fn check(file: &str, range: std::ops::Range<usize>) {
         assert_eq!(listed, Some(want), "{file} line {}: move {best}", i + 1);
         // Win/loss/draw: the sign, through the null-window window (-1, 1).
         tt.clear();
-        let mut solver = Solver::new(&tt, &stop);
+        let mut solver = Solver::<Othello>::new(&tt, &stop);
         let w = solver.solve(e.position.board, -1, 1);
         assert_eq!(
             w.score.signum(),
@@ -92,7 +93,7 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
         let want = e.scores[0].1;
         for wld in [false, true] {
             tt.clear();
-            let mut req = SearchRequest::new(e.position.board, Level::number(60));
+            let mut req = SearchRequest::<Othello>::new(e.position.board, Level::number(60));
             req.find_ties = false;
             if wld {
                 req.limits.exact_empties = 0;
@@ -109,7 +110,7 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
                 assert_eq!(r.score, want * 100, "line {line}: score");
                 with_passes += r.nodes;
                 tt.clear();
-                let mut solver = Solver::new(&tt, &stop);
+                let mut solver = Solver::<Othello>::new(&tt, &stop);
                 solver.solve(e.position.board, -64, 64);
                 bare += solver.nodes();
             }
@@ -133,7 +134,7 @@ fn multi_pv_solves_after_a_selective_pass() {
     let board = e.position.board;
     assert_eq!(board.empties(), 20);
     let level = Level::number(60);
-    let req = MultiPvRequest {
+    let req = MultiPvRequest::<Othello> {
         board,
         limits: level.limits,
         eval: level.eval,

@@ -20,9 +20,7 @@ use mollett::rules::{Variant, VariantPosition};
 use mollett::search::endgame::Solver;
 use mollett::search::midgame::{INF, Midgame};
 use mollett::search::probcut::ProbCut;
-use mollett::search::{
-    Level, RuleSearch, ScoreKind, SearchRequest, Selectivity, probcut, search_under,
-};
+use mollett::search::{Level, RuleSearch, ScoreKind, SearchRequest, Selectivity, probcut, search};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -49,7 +47,7 @@ fn searched_as<R: RuleSearch<Pos = Board>>(
 ) -> (i32, u64, u8) {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
-    let mut m = Midgame::<R>::under(&tt, &stop, EvalKind::Learned).with_selectivity(selectivity);
+    let mut m = Midgame::<R>::new(&tt, &stop, EvalKind::Learned).with_selectivity(selectivity);
     let line = m.pvs(board, DEPTH, -INF, INF);
     (line.score, m.nodes(), line.pv[0])
 }
@@ -134,10 +132,10 @@ fn check_selective_entries_are_not_taken_at_full_width<R: RuleSearch<Pos = Board
     for b in positions() {
         let tt = TranspositionTable::new(16).unwrap();
         let mut sel =
-            Midgame::<R>::under(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
+            Midgame::<R>::new(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
         assert_eq!(sel.selectivity(), Selectivity::LEAST, "{:?}", R::VARIANT);
         sel.pvs(b, DEPTH, -INF, INF);
-        let mut full = Midgame::<R>::under(&tt, &stop, EvalKind::Learned);
+        let mut full = Midgame::<R>::new(&tt, &stop, EvalKind::Learned);
         let after = full.pvs(b, DEPTH, -INF, INF).score;
         assert_eq!(
             after,
@@ -159,15 +157,16 @@ fn evaluations_without_regressions_stay_full_width() {
     let tt = TranspositionTable::new(1).unwrap();
     let stop = AtomicBool::new(false);
     for eval in [EvalKind::Mobility, EvalKind::Discs] {
-        let m = Midgame::new(&tt, &stop, eval).with_selectivity(Selectivity::LEAST);
+        let m = Midgame::<Othello>::new(&tt, &stop, eval).with_selectivity(Selectivity::LEAST);
         assert_eq!(m.selectivity(), Selectivity::FULL, "{eval:?}");
-        let m = Midgame::<Anti>::under(&tt, &stop, eval).with_selectivity(Selectivity::LEAST);
+        let m = Midgame::<Anti>::new(&tt, &stop, eval).with_selectivity(Selectivity::LEAST);
         assert_eq!(m.selectivity(), Selectivity::FULL, "anti, {eval:?}");
     }
-    let m = Midgame::new(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
+    let m =
+        Midgame::<Othello>::new(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
     assert_eq!(m.selectivity(), Selectivity::LEAST);
     let m =
-        Midgame::<Anti>::under(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
+        Midgame::<Anti>::new(&tt, &stop, EvalKind::Learned).with_selectivity(Selectivity::LEAST);
     assert_eq!(m.selectivity(), Selectivity::LEAST, "anti, learned");
 }
 
@@ -216,13 +215,13 @@ fn anti_solves_stay_exact_at_a_selective_level() {
     assert_eq!(boards.len(), 8);
     for b in boards {
         let tt = TranspositionTable::new(4).unwrap();
-        let want = Solver::<Anti>::under(&tt, &stop).solve(b, -65, 65).score;
+        let want = Solver::<Anti>::new(&tt, &stop).solve(b, -65, 65).score;
         let tt = TranspositionTable::new(4).unwrap();
         let req = SearchRequest {
             threads: 1,
-            ..SearchRequest::<Anti>::under(b, level)
+            ..SearchRequest::<Anti>::new(b, level)
         };
-        let res = search_under(&req, &tt, &stop, &mut |_| {});
+        let res = search(&req, &tt, &stop, &mut |_| {});
         assert_eq!(
             (res.score, res.kind),
             (want * 100, ScoreKind::Exact),

@@ -4,6 +4,7 @@
 mod common;
 
 use common::Engine;
+use mollett::rules::Othello;
 use std::time::{Duration, Instant};
 
 /// FFO position #1: Black to move, G8 wins by 18, H1 by 12, H7 by 6.
@@ -71,7 +72,7 @@ fn go_plays_and_reports_one_line() {
     let f: Vec<&str> = lines[0].split(' ').collect();
     // What the library's search at level 3 (seed 0, one thread) finds.
     let level: mollett::search::Level = "3".parse().unwrap();
-    let req = mollett::search::SearchRequest::new(after("f5d6c3").board, level);
+    let req = mollett::search::SearchRequest::<Othello>::new(after("f5d6c3").board, level);
     let tt = mollett::tt::TranspositionTable::new(64).unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let r = mollett::search::search(&req, &tt, &stop, &mut |_| {});

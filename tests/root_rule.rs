@@ -10,6 +10,7 @@ use mollett::engine::{Engine, Event, Job, Settings};
 use mollett::eval::DISC;
 use mollett::format::ObfEntry;
 use mollett::rng::Rng;
+use mollett::rules::Othello;
 use mollett::rules::{Variant, VariantPosition};
 use mollett::search::{Level, Limits, RootSearch, ScoreKind};
 use mollett::tools::solve::{SolveOptions, solve_all};
@@ -221,7 +222,7 @@ fn under_a_clock_a_level_solves_beyond_its_window_only_when_cheap() {
     let go = |empties: u32, level: u32| {
         let pos = position(Variant::Othello, empties, 3);
         let tt = TranspositionTable::new(4).unwrap();
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             time,
             ..SearchRequest::new(pos.position.board, Level::number(level))
         };

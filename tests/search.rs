@@ -3,6 +3,7 @@
 
 use mollett::Board;
 use mollett::eval::EvalKind;
+use mollett::rules::Othello;
 use mollett::search::{Level, Limits, ScoreKind, SearchRequest, search};
 use mollett::tools::selfplay::{Player, play_game};
 use mollett::tt::TranspositionTable;
@@ -59,7 +60,7 @@ fn medium_beats_easy() {
 fn forced_pass_and_finished_game() {
     let tt = TranspositionTable::new(1).unwrap();
     let stop = AtomicBool::new(false);
-    let req = |board| SearchRequest {
+    let req = |board| SearchRequest::<Othello> {
         board,
         limits: Level::number(4).limits,
         eval: EvalKind::Mobility,
@@ -86,7 +87,7 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
     let tt = TranspositionTable::new(4).unwrap();
     let stop = AtomicBool::new(false);
     let mut depths = Vec::new();
-    let req = SearchRequest {
+    let req = SearchRequest::<Othello> {
         board: Board::START,
         limits: Limits {
             depth: 6,
@@ -134,7 +135,7 @@ fn under_a_clock_a_solve_that_fits_is_made() {
     let stop = AtomicBool::new(false);
     let timed = |soft_ms: u64| {
         let tt = TranspositionTable::new(4).unwrap();
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             time: Some(TimeLimit {
                 soft: Duration::from_millis(soft_ms),
                 hard: Duration::from_secs(60),
@@ -164,7 +165,7 @@ fn under_a_clock_a_solve_that_cannot_fit_comes_after_a_midgame_search() {
     // the midgame instead and answers with a searched move.
     let tt = TranspositionTable::new(4).unwrap();
     let stop = AtomicBool::new(false);
-    let req = SearchRequest {
+    let req = SearchRequest::<Othello> {
         time: Some(TimeLimit {
             soft: Duration::from_millis(50),
             hard: Duration::from_millis(150),
@@ -192,7 +193,7 @@ fn a_position_with_33_legal_moves_is_searched() {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
     for threads in [1, 2] {
-        let mut req = SearchRequest::new(pos.board, Level::number(5));
+        let mut req = SearchRequest::<Othello>::new(pos.board, Level::number(5));
         req.threads = threads;
         let r = search(&req, &tt, &stop, &mut |_| {});
         let Some(Move::Play(sq)) = r.best else {
@@ -203,7 +204,7 @@ fn a_position_with_33_legal_moves_is_searched() {
     }
     // The multi-PV search (NBoard's hint) over all 33 moves.
     use mollett::search::{MultiPvRequest, multipv};
-    let req = MultiPvRequest {
+    let req = MultiPvRequest::<Othello> {
         board: pos.board,
         limits: Level::number(3).limits,
         eval: EvalKind::Mobility,

@@ -5,6 +5,7 @@
 mod common;
 use common::ffo_entries;
 use mollett::Board;
+use mollett::rules::Othello;
 use mollett::search::{Level, ScoreKind, SearchRequest, search};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -19,7 +20,7 @@ fn ffo(file: &str) -> Vec<Board> {
 fn exact(board: Board, threads: usize) -> i32 {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
-    let mut req = SearchRequest::new(board, Level::number(60));
+    let mut req = SearchRequest::<Othello>::new(board, Level::number(60));
     req.threads = threads;
     req.find_ties = false;
     let r = search(&req, &tt, &stop, &mut |_| {});
@@ -44,7 +45,7 @@ fn two_threads_solve_ffo_20_to_39_exactly() {
     let tt = TranspositionTable::new(64).unwrap();
     let stop = AtomicBool::new(false);
     for (i, e) in ffo_entries("fforum-20-39.obf").into_iter().enumerate() {
-        let mut req = SearchRequest::new(e.position.board, Level::number(60));
+        let mut req = SearchRequest::<Othello>::new(e.position.board, Level::number(60));
         req.threads = 2;
         req.find_ties = false;
         let r = search(&req, &tt, &stop, &mut |_| {});
@@ -57,7 +58,7 @@ fn two_threads_solve_ffo_20_to_39_exactly() {
 fn threaded_midgame_search_plays_a_legal_move() {
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
-    let mut req = SearchRequest::new(Board::START, Level::number(9));
+    let mut req = SearchRequest::<Othello>::new(Board::START, Level::number(9));
     req.threads = 3;
     let r = search(&req, &tt, &stop, &mut |_| {});
     let best = r.best.and_then(|m| m.square()).expect("a square");
@@ -76,7 +77,7 @@ fn a_tiny_time_budget_still_returns_a_legal_move() {
     let tt = TranspositionTable::new(16).unwrap();
     for (board, threads) in [(Board::START, 1), (ffo("fforum-40-59.obf")[9], 2)] {
         let stop = AtomicBool::new(false);
-        let mut req = SearchRequest::new(board, Level::number(60));
+        let mut req = SearchRequest::<Othello>::new(board, Level::number(60));
         req.threads = threads;
         req.time = budget(10);
         let t = std::time::Instant::now();
@@ -94,7 +95,7 @@ fn a_lone_legal_move_is_played_at_once() {
     assert_eq!(board.moves(), 1 << 7);
     let tt = TranspositionTable::new(1).unwrap();
     let stop = AtomicBool::new(false);
-    let mut req = SearchRequest::new(board, Level::number(60));
+    let mut req = SearchRequest::<Othello>::new(board, Level::number(60));
     req.time = budget(5000);
     let t = std::time::Instant::now();
     let r = search(&req, &tt, &stop, &mut |_| {});
@@ -107,7 +108,7 @@ fn a_stop_ends_an_exact_solve_promptly_and_the_table_stays_usable() {
     let boards = ffo("fforum-40-59.obf");
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);
-    let mut req = SearchRequest::new(boards[9], Level::number(60));
+    let mut req = SearchRequest::<Othello>::new(boards[9], Level::number(60));
     req.threads = 2;
     let latency = std::thread::scope(|s| {
         let h = s.spawn(|| {
@@ -126,7 +127,7 @@ fn a_stop_ends_an_exact_solve_promptly_and_the_table_stays_usable() {
     assert!(latency.as_millis() < 500, "stop took {latency:?}");
     // The engine goes on: the same table serves a fresh exact solve.
     stop.store(false, std::sync::atomic::Ordering::Relaxed);
-    let mut req = SearchRequest::new(ffo("fforum-1-19.obf")[0], Level::number(60));
+    let mut req = SearchRequest::<Othello>::new(ffo("fforum-1-19.obf")[0], Level::number(60));
     req.threads = 2;
     let r = search(&req, &tt, &stop, &mut |_| {});
     assert_eq!(
@@ -142,7 +143,7 @@ fn more_threads_than_the_system_gives_still_search() {
     let board = ffo("fforum-1-19.obf")[0];
     let tt = TranspositionTable::new(4).unwrap();
     let stop = AtomicBool::new(false);
-    let mut req = SearchRequest::new(board, Level::number(60));
+    let mut req = SearchRequest::<Othello>::new(board, Level::number(60));
     req.threads = 64;
     let r = search(&req, &tt, &stop, &mut |_| {});
     assert_eq!((r.score, r.kind), (1800, ScoreKind::Exact));

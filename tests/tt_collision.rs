@@ -8,6 +8,7 @@
 use mollett::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
+use mollett::rules::Othello;
 use mollett::search::{Limits, SearchRequest, search};
 use mollett::search::{MultiPvRequest, multipv};
 use mollett::tt::{FULL_WIDTH, PROVEN, TranspositionTable, TtData};
@@ -111,7 +112,7 @@ fn forged_collisions_never_yield_an_illegal_move() {
             wld_empties: 14,
             selectivity: mollett::search::Selectivity::FULL,
         };
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             board,
             limits,
             eval: EvalKind::Mobility,
@@ -128,7 +129,7 @@ fn forged_collisions_never_yield_an_illegal_move() {
             "{best} in {board:?}"
         );
         replay(board, &r.pv);
-        let mreq = MultiPvRequest {
+        let mreq = MultiPvRequest::<Othello> {
             board,
             limits,
             eval: EvalKind::Mobility,

@@ -10,9 +10,7 @@ use mollett::rules::perft::perft_position;
 use mollett::rules::{Anti, Othello, Reversi, Rules};
 use mollett::rules::{State, Variant, VariantPosition};
 use mollett::search::endgame::Solver;
-use mollett::search::{
-    Level, Limits, RuleSearch, ScoreKind, SearchRequest, SearchResult, search_under,
-};
+use mollett::search::{Level, Limits, RuleSearch, ScoreKind, SearchRequest, SearchResult, search};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -305,7 +303,7 @@ fn check_solve<R: RuleSearch>(pos: &VariantPosition, want: i32) {
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(1).unwrap();
     let p = R::position(pos);
-    let mut s = Solver::<R>::under(&tt, &stop);
+    let mut s = Solver::<R>::new(&tt, &stop);
     assert_eq!(s.solve(p, -65, 65).score, want, "{pos:?}");
     // Null windows fall on the right side.
     for alpha in [want - 1, want] {
@@ -323,9 +321,9 @@ fn check_solve<R: RuleSearch>(pos: &VariantPosition, want: i32) {
         let req = SearchRequest {
             limits,
             threads,
-            ..SearchRequest::<R>::under(p, Level::number(1))
+            ..SearchRequest::<R>::new(p, Level::number(1))
         };
-        let res = search_under(&req, &tt, &stop, &mut |_| {});
+        let res = search(&req, &tt, &stop, &mut |_| {});
         if limits == Limits::EXACT {
             assert_eq!((res.score, res.kind), (want * 100, ScoreKind::Exact));
         } else {
@@ -447,9 +445,9 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
         let req = SearchRequest {
             limits: Limits::EXACT,
             threads,
-            ..SearchRequest::<Anti>::under(Anti::position(&pos), Level::number(1))
+            ..SearchRequest::<Anti>::new(Anti::position(&pos), Level::number(1))
         };
-        let res = search_under(&req, &tt, &stop, &mut |_| {});
+        let res = search(&req, &tt, &stop, &mut |_| {});
         assert_eq!(
             (res.score, res.kind),
             (want * 100, ScoreKind::Exact),
@@ -459,7 +457,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
         // exactly the opposite to the opponent.
         let after = pos.play(res.best.expect("a move")).unwrap();
         let tt = TranspositionTable::new(64).unwrap();
-        let mut s = Solver::<Anti>::under(&tt, &stop);
+        let mut s = Solver::<Anti>::new(&tt, &stop);
         assert_eq!(s.solve(Anti::position(&after), -65, 65).score, -want);
     }
 }
@@ -475,9 +473,9 @@ fn choose<R: RuleSearch>(p: &VariantPosition, seed: u64, tt: &TranspositionTable
             selectivity: mollett::search::Selectivity::FULL,
         },
         seed,
-        ..SearchRequest::<R>::under(R::position(p), Level::number(3))
+        ..SearchRequest::<R>::new(R::position(p), Level::number(3))
     };
-    search_under(&req, tt, &stop, &mut |_| {})
+    search(&req, tt, &stop, &mut |_| {})
 }
 
 #[test]

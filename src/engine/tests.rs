@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::format::parse_transcript;
+use crate::rules::Othello;
 use crate::search::SearchRequest;
 use std::time::Instant;
 
@@ -201,7 +202,7 @@ fn contempt_is_taken_from_blacks_side() {
     (level.limits.exact_empties, level.limits.wld_empties) = (0, 0);
     let want = |contempt| {
         let tt = TranspositionTable::new(1).unwrap();
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             contempt,
             ..SearchRequest::new(board, level)
         };

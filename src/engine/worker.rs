@@ -12,9 +12,9 @@ use crate::rules::VariantPosition;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
 use crate::search::{
-    Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search_answering_under, search_under,
+    Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search, search_answering,
 };
-use crate::search::{MultiPvIteration, MultiPvRequest, RuleSearch, multipv_under};
+use crate::search::{MultiPvIteration, MultiPvRequest, RuleSearch, multipv};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
 use std::any::Any;
@@ -125,7 +125,7 @@ fn request<R: RuleSearch>(
         threads: w.settings.threads,
         time,
         contempt: contempt_for(&w.settings, pos.position.side),
-        ..SearchRequest::under(R::position(pos), w.settings.level)
+        ..SearchRequest::new(R::position(pos), w.settings.level)
     }
 }
 
@@ -195,7 +195,7 @@ fn go<R: RuleSearch>(
         answered.store(true, Ordering::SeqCst);
         let _ = w.tx.send(Event::Finished(finished(r)));
     };
-    search_answering_under(&req, &w.tt, &w.stop, report, &answer);
+    search_answering(&req, &w.tt, &w.stop, report, &answer);
     None
 }
 
@@ -215,7 +215,7 @@ fn hint<R: RuleSearch>(w: &Work, pos: &VariantPosition, lines: usize, start: Ins
             threads: w.settings.threads,
             contempt: if passed { -contempt } else { contempt },
         };
-        multipv_under(&req, &w.tt, &w.stop, &mut |it| {
+        multipv(&req, &w.tt, &w.stop, &mut |it| {
             nodes = it.nodes;
             let iteration = if passed { behind_pass(it) } else { it.clone() };
             let _ = w.tx.send(Event::Hint {
@@ -261,7 +261,7 @@ fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
             )
         } else {
             let req = request::<R>(w, pos, w.settings.limits(), None);
-            let r = search_under(&req, &w.tt, &w.stop, &mut |_| {});
+            let r = search(&req, &w.tt, &w.stop, &mut |_| {});
             nodes += r.nodes;
             if r.stopped {
                 stopped = true;

@@ -61,16 +61,9 @@ impl Solved {
     }
 }
 
-impl<'a> Solver<'a> {
-    /// An Othello solver sharing `tt` and watching `stop`.
-    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a> {
-        Solver::under(tt, stop)
-    }
-}
-
 impl<'a, R: RuleSearch> Solver<'a, R> {
     /// A solver under the rules `R` sharing `tt` and watching `stop`.
-    pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool) -> Solver<'a, R> {
         Solver::in_context(Context::new(tt, stop))
     }
 

@@ -61,17 +61,10 @@ pub struct Midgame<'a, R: RuleSearch = Othello> {
     rules: PhantomData<R>,
 }
 
-impl<'a> Midgame<'a> {
-    /// An Othello search sharing `tt`, watching `stop`, scoring leaves with `eval`.
-    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Midgame<'a> {
-        Midgame::under(tt, stop, eval)
-    }
-}
-
 impl<'a, R: RuleSearch> Midgame<'a, R> {
     /// A search under the rules `R` sharing `tt`, watching `stop`, scoring
     /// leaves with `eval`.
-    pub fn under(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, eval: EvalKind) -> Self {
         Midgame::in_context(Context::new(tt, stop), eval)
     }
 

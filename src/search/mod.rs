@@ -27,7 +27,7 @@ pub mod stack;
 mod time_plan;
 mod watch;
 
-use crate::board::{Board, Move, Square};
+use crate::board::{Move, Square};
 use crate::eval::EvalKind;
 use crate::rules::{Othello, Rules};
 use crate::tt::{self, TranspositionTable};
@@ -36,9 +36,7 @@ use std::time::{Duration, Instant};
 
 pub use level::Level;
 pub use probcut::Selectivity;
-pub use root::lines::{
-    MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv, multipv_under,
-};
+pub use root::lines::{MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv};
 pub use rule_search::{LastEmpties, RuleSearch};
 
 /// The pass move in a principal variation.
@@ -148,18 +146,10 @@ pub struct SearchRequest<R: Rules = Othello> {
     pub contempt: i32,
 }
 
-impl SearchRequest {
-    /// An Othello request for `board` at `level`: seed 0, ties broken, one
-    /// thread, no time limit.
-    pub fn new(board: Board, level: Level) -> SearchRequest {
-        SearchRequest::under(board, level)
-    }
-}
-
 impl<R: Rules> SearchRequest<R> {
     /// A request under the rules `R` for `board` at `level`: seed 0, ties
     /// broken, one thread, no time limit.
-    pub fn under(board: R::Pos, level: Level) -> SearchRequest<R> {
+    pub fn new(board: R::Pos, level: Level) -> SearchRequest<R> {
         SearchRequest {
             board,
             limits: level.limits,
@@ -254,25 +244,16 @@ pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
         .collect()
 }
 
-/// Runs one Othello search to its limits (or until `stop` is raised), reporting
-/// every completed iteration to `report`. Uses and fills `tt`.
-pub fn search(
-    req: &SearchRequest,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&SearchResult),
-) -> SearchResult {
-    search_under(req, tt, stop, report)
-}
-
-/// [`search`] under the rules `R`.
-pub fn search_under<R: RuleSearch>(
+/// Runs one search under the rules `R` to its limits (or until `stop` is
+/// raised), reporting every completed iteration to `report`. Uses and fills
+/// `tt`.
+pub fn search<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchResult),
 ) -> SearchResult {
-    search_answering_under(req, tt, stop, report, &|_| {})
+    search_answering(req, tt, stop, report, &|_| {})
 }
 
 /// [`search`], which also hands its answer to `answer`, once, as soon as it is
@@ -282,18 +263,7 @@ pub fn search_under<R: RuleSearch>(
 /// answer. The answer may differ from the return value only in its node count,
 /// and when a stop comes just as the search completes (the answer is then the
 /// one standing at the stop).
-pub fn search_answering(
-    req: &SearchRequest,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&SearchResult),
-    answer: &(dyn Fn(&SearchResult) + Sync),
-) -> SearchResult {
-    search_answering_under(req, tt, stop, report, answer)
-}
-
-/// [`search_answering`] under the rules `R`.
-pub fn search_answering_under<R: RuleSearch>(
+pub fn search_answering<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,

@@ -202,6 +202,7 @@ mod tests {
     use super::*;
     use crate::board::Move;
     use crate::board::Position;
+    use crate::rules::Othello;
     use crate::search::Level;
     use std::sync::Mutex;
     use std::time::Duration;
@@ -213,7 +214,7 @@ mod tests {
             .parse::<Position>()
             .unwrap()
             .board;
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             threads: 2,
             ..SearchRequest::new(board, Level::number(30))
         };

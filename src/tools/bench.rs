@@ -14,9 +14,7 @@ use crate::board::Board;
 use crate::eval::EvalKind;
 use crate::rules::{Anti, Othello};
 use crate::search::RuleSearch;
-use crate::search::{
-    Level, Limits, ScoreKind, SearchRequest, SearchResult, Selectivity, search, search_under,
-};
+use crate::search::{Level, Limits, ScoreKind, SearchRequest, SearchResult, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -131,7 +129,7 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
     for (i, &(text, depth)) in POSITIONS.iter().enumerate() {
         let pos: Position = text.parse().expect("bench positions are valid");
         tt.clear();
-        let req = SearchRequest {
+        let req = SearchRequest::<Othello> {
             board: pos.board,
             limits: Limits {
                 depth,
@@ -185,7 +183,7 @@ fn search_default<R: RuleSearch<Pos = Board>>(
         time: None,
         contempt: 0,
     };
-    search_under(&req, tt, stop, &mut |_| {})
+    search(&req, tt, stop, &mut |_| {})
 }
 
 /// Runs the default engine's bench with `threads` search threads (1 for the
@@ -255,7 +253,7 @@ pub fn time_to_depth(
     );
     for (i, pos) in boards.enumerate() {
         tt.clear();
-        let mut req = SearchRequest::new(pos.board, level);
+        let mut req = SearchRequest::<Othello>::new(pos.board, level);
         req.threads = threads.max(1);
         let line = |r: &SearchResult, last| DepthLine {
             index: i + 1,

@@ -4,6 +4,7 @@
 
 use crate::board::{Board, Move};
 use crate::eval::EvalKind;
+use crate::rules::Othello;
 use crate::search::{Limits, SearchRequest, search};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
@@ -55,7 +56,7 @@ pub fn play_game(
             } else {
                 (white, &tables[1])
             };
-            let req = SearchRequest {
+            let req = SearchRequest::<Othello> {
                 board,
                 limits: p.limits,
                 eval: p.eval,

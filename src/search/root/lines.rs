@@ -144,21 +144,11 @@ impl<R: RuleSearch> Root<'_, R> {
     }
 }
 
-/// Reports the best `req.lines` root moves of an Othello position after every
+/// Reports the best `req.lines` root moves of a position under the rules `R` after every
 /// completed depth (and after the solve, near the end); returns the last report,
 /// or `None` when the root has no legal move or a stop came before the first
 /// depth completed.
-pub fn multipv(
-    req: &MultiPvRequest,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&MultiPvIteration),
-) -> Option<MultiPvIteration> {
-    multipv_under(req, tt, stop, report)
-}
-
-/// [`multipv`] under the rules `R`.
-pub fn multipv_under<R: RuleSearch>(
+pub fn multipv<R: RuleSearch>(
     req: &MultiPvRequest<R>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -246,12 +236,12 @@ mod tests {
             let tt = TranspositionTable::new(1).unwrap();
             let child = b.make(*sq, *f);
             let v = if exact {
-                -Solver::new(&tt, &stop)
+                -Solver::<Othello>::new(&tt, &stop)
                     .solve(child, -INF_DISCS, INF_DISCS)
                     .score
                     * DISC
             } else {
-                -Midgame::new(&tt, &stop, EvalKind::default())
+                -Midgame::<Othello>::new(&tt, &stop, EvalKind::default())
                     .pvs(child, depth - 1, -INF, INF)
                     .score
             };
@@ -305,7 +295,12 @@ mod tests {
         // The best line agrees with the single-PV search.
         let l: Level = "5".parse().unwrap();
         let tt = TranspositionTable::new(4).unwrap();
-        let r = search(&SearchRequest::new(b, l), &tt, &stop, &mut |_| {});
+        let r = search(
+            &SearchRequest::<Othello>::new(b, l),
+            &tt,
+            &stop,
+            &mut |_| {},
+        );
         assert_eq!(r.score, two.lines[0].score);
     }
 
@@ -363,7 +358,7 @@ mod tests {
         let pos: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
             .parse()
             .unwrap();
-        let req = MultiPvRequest {
+        let req = MultiPvRequest::<Othello> {
             board: pos.board,
             limits: Limits {
                 depth: 4,

@@ -7,7 +7,7 @@
 use super::super::answer::Standing;
 use super::super::{
     INF_DISCS, RootSearch, ScoreKind, SearchRequest, SearchResult, TimeLimit, endgame, params,
-    search_under, smp, timed_solve_fits,
+    search, smp, timed_solve_fits,
 };
 use crate::board::Move;
 use crate::board::Square;
@@ -100,7 +100,7 @@ fn no_move<R: RuleSearch>(
             start,
         );
     }
-    let mut r = search_under(
+    let mut r = search(
         &SearchRequest {
             board: passed,
             contempt: -req.contempt,
@@ -132,7 +132,7 @@ fn lone_move<R: RuleSearch>(
     let (score, kind) = if over {
         (from_discs(-R::final_score(&child)), ScoreKind::Exact)
     } else if R::board(&child).empties() <= params::LONE_MOVE_SOLVE_EMPTIES {
-        let mut solver = endgame::Solver::<R>::under(tt, stop);
+        let mut solver = endgame::Solver::<R>::new(tt, stop);
         let s = solver.solve(child, -INF_DISCS, INF_DISCS);
         (from_discs(-s.score), ScoreKind::Exact)
     } else {

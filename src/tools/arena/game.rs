@@ -28,7 +28,7 @@ use crate::format::{GgfGame, GgfMove, Seconds};
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
-use crate::search::{Level, RuleSearch, SearchRequest, search_under};
+use crate::search::{Level, RuleSearch, SearchRequest, search};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -305,9 +305,8 @@ fn complete_under<R: RuleSearch>(mut pos: VariantPosition) -> VariantPosition {
         let mv = if pos.must_pass() {
             Move::Pass
         } else {
-            let req =
-                SearchRequest::<R>::under(R::position(&pos), Level::number(ADJUDICATION_LEVEL));
-            search_under(&req, &tt, &stop, &mut |_| {})
+            let req = SearchRequest::<R>::new(R::position(&pos), Level::number(ADJUDICATION_LEVEL));
+            search(&req, &tt, &stop, &mut |_| {})
                 .best
                 .expect("a game not over has a move")
         };

@@ -28,7 +28,7 @@ use crate::eval::EvalKind;
 use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition, with_rules};
-use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search_under};
+use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
 
@@ -97,7 +97,7 @@ fn search_as<R: RuleSearch>(
         time: None,
         contempt: 0,
     };
-    search_under(&sreq, tt, stop, &mut |_| {})
+    search(&sreq, tt, stop, &mut |_| {})
 }
 
 /// Plays game `game` of the job and returns its labelled positions (of the

@@ -141,7 +141,7 @@ pub fn depth_scores<R: RuleSearch>(
     let board = R::position(&VariantPosition::othello_like(variant, position));
     let tt = TranspositionTable::new(SEARCH_HASH_MB)?;
     let eval = EvalKind::Learned;
-    let mut search = Midgame::<R>::under(&tt, stop, eval);
+    let mut search = Midgame::<R>::new(&tt, stop, eval);
     let mut scores = vec![R::evaluate(eval, &board)];
     for depth in 1..=max_depth.min(position.board.empties() - 1) {
         let line = search.pvs(board, depth, -INF, INF);

@@ -21,7 +21,7 @@ use super::job::{self, Shard};
 use super::sample::{self, LabelKind, Line};
 use crate::eval::EvalKind;
 use crate::rules::{Variant, VariantPosition, with_rules};
-use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search_under};
+use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
 use rayon::prelude::*;
 use std::path::Path;
@@ -68,7 +68,7 @@ fn score_as<R: RuleSearch>(req: &RelabelRequest, board: R::Pos, tt: &Transpositi
         time: None,
         contempt: 0,
     };
-    let r = search_under(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
+    let r = search(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
     job::disc_label(r.score)
 }
 
