@@ -110,6 +110,7 @@ fn solve(pos: VariantPosition, wld: bool) -> i32 {
         jobs: 1,
         hash_mb: 4,
         variant: pos.variant,
+        all_moves: false,
     };
     let mut score = None;
     let mut entries = std::iter::once(Ok(entry));

@@ -156,3 +156,38 @@ fn a_forced_pass_is_solved_exactly() {
         assert_eq!(wld["score"].as_i64().unwrap(), score.signum(), "{variant}");
     }
 }
+
+/// `--all-moves` scores every legal move exactly, best first, as the FFO file
+/// does: each line reads back as OBF with the file's scores for the same moves,
+/// and the totals come as a `%` comment that OBF readers skip.
+#[test]
+fn all_moves_writes_obf_lines_with_every_move_scored() {
+    let (code, out) = solve(&[&ffo_1_to_19(), "--all-moves"]);
+    assert_eq!(code, Some(0), "{out}");
+    let mut lines: Vec<&str> = out.lines().collect();
+    let totals = lines.pop().unwrap();
+    assert!(totals.starts_with("% positions 19,"), "{totals}");
+    assert!(totals.ends_with("disagreements 0"), "{totals}");
+    let want = common::ffo_entries("fforum-1-19.obf");
+    assert_eq!(lines.len(), want.len());
+    for (line, want) in lines.iter().zip(&want) {
+        let got: mollett::format::ObfEntry = line.parse().expect("an OBF line");
+        assert_eq!(got.position, want.position);
+        let mut a = got.scores.clone();
+        let mut b = want.scores.clone();
+        a.sort_by_key(|&(m, _)| m.to_string());
+        b.sort_by_key(|&(m, _)| m.to_string());
+        assert_eq!(a, b, "{line}");
+        // Best first.
+        assert!(got.scores.windows(2).all(|w| w[0].1 >= w[1].1), "{line}");
+    }
+    // A wrong listed score is a disagreement (exit status 1).
+    let dir = Scratch::new("solve-all-moves");
+    let file = dir.join("wrong.obf");
+    let first = std::fs::read_to_string(common::ffo_path("fforum-1-19.obf")).unwrap();
+    let line = first.lines().find(|l| l.contains("G8:+18;")).unwrap();
+    std::fs::write(&file, line.replace("G8:+18;", "G8:+16;")).unwrap();
+    let (code, out) = solve(&[file.to_str().unwrap(), "--all-moves"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("G8:+18;"), "{out}");
+}

@@ -5,6 +5,7 @@ use crate::board::Move;
 use crate::engine::{Engine, Event, Job, Settings};
 use crate::eval::whole_discs;
 use crate::format::ObfEntry;
+use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::{ScoreKind, SearchResult};
 use crate::tools::obf_lines::obf_entries;
@@ -36,6 +37,11 @@ pub struct SolveArgs {
     /// Print only JSON, one object per line, on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Solve every legal move exactly and print each position as an OBF line
+    /// that scores them all, best first (as Edax's problem files do): the
+    /// input `mollett accuracy` needs. The totals follow as a `%` comment.
+    #[arg(long, conflicts_with = "wld")]
+    pub all_moves: bool,
     /// The rules: othello (default), reversi (each position assumed reached
     /// without a pass) or anti.
     #[arg(long, default_value = "othello")]
@@ -57,6 +63,8 @@ pub struct SolveOptions {
     /// The rules the positions are solved under (Reversi positions assume no
     /// pass so far).
     pub variant: Variant,
+    /// Solve every legal move, not only the best (exact only).
+    pub all_moves: bool,
 }
 
 /// One solved position.
@@ -83,6 +91,10 @@ pub struct PositionReport {
     /// Whether the score (and the chosen move's listed score) disagrees with the file.
     #[serde(skip)]
     pub disagrees: bool,
+    /// With `--all-moves`: the position as an OBF line scoring every legal
+    /// move, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub obf: Option<String>,
 }
 
 /// Totals over a file.
@@ -108,6 +120,9 @@ fn solve_one(
     opts: &SolveOptions,
     engine: &mut Engine,
 ) -> PositionReport {
+    if opts.all_moves {
+        return solve_every_move(index, entry, opts.variant, engine);
+    }
     let board = entry.position.board;
     let r = solve_position(engine, start_of(entry, opts.variant), opts.wld);
     let sign = |v: i32| if opts.wld { v.signum() } else { v };
@@ -129,6 +144,69 @@ fn solve_one(
         pv: r.pv.iter().map(Move::to_string).collect(),
         expected,
         disagrees,
+        obf: None,
+    }
+}
+
+/// Solves every legal move of the entry's position exactly, in one table
+/// cleared once for the position: the report of the best (the first of the
+/// best scores in the moves' order), and the position as an OBF line with
+/// every move scored, best first. It disagrees with the file when any move the
+/// file scores has another score.
+fn solve_every_move(
+    index: usize,
+    entry: &ObfEntry,
+    variant: Variant,
+    engine: &mut Engine,
+) -> PositionReport {
+    let pos = start_of(entry, variant);
+    // The engine is idle between solves.
+    engine.new_game(pos).expect("an idle engine starts a game");
+    let (mut nodes, mut seconds) = (0, 0.0);
+    let mut scored: Vec<(Move, i32, Vec<Move>)> = Vec::new();
+    for mv in pos.legal_moves() {
+        let child = pos.play(mv).expect("a legal move plays");
+        let (score, line) = if child.is_game_over() {
+            (-child.final_score(), Vec::new())
+        } else {
+            engine.set_game(Game::new(child));
+            let r = solve_here(engine, false);
+            nodes += r.nodes;
+            seconds += r.elapsed.as_secs_f64();
+            (-whole_discs(r.score), r.pv)
+        };
+        scored.push((mv, score, line));
+    }
+    // Best first; a stable sort keeps the moves' order among equal scores.
+    scored.sort_by_key(|&(_, score, _)| std::cmp::Reverse(score));
+    let listed = |mv: Move| entry.scores.iter().find(|(m, _)| *m == mv).map(|&(_, s)| s);
+    let disagrees = scored
+        .iter()
+        .any(|&(mv, score, _)| listed(mv).is_some_and(|s| s != score));
+    let best = scored.first();
+    let scores: Vec<(Move, i32)> = scored.iter().map(|&(mv, s, _)| (mv, s)).collect();
+    PositionReport {
+        index,
+        empties: pos.position.board.empties(),
+        best: best.map(|(mv, _, _)| mv.to_string()),
+        score: best.map_or_else(|| pos.final_score(), |&(_, s, _)| s),
+        nodes,
+        seconds,
+        pv: best.map_or_else(Vec::new, |(mv, _, line)| {
+            std::iter::once(mv)
+                .chain(line)
+                .map(Move::to_string)
+                .collect()
+        }),
+        expected: entry.scores.first().map(|&(_, s)| s),
+        disagrees,
+        obf: Some(
+            ObfEntry {
+                position: entry.position,
+                scores,
+            }
+            .to_string(),
+        ),
     }
 }
 
@@ -148,11 +226,17 @@ fn start_of(entry: &ObfEntry, variant: Variant) -> VariantPosition {
 
 /// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
 fn solve_position(engine: &mut Engine, pos: VariantPosition, wld: bool) -> SearchResult {
-    let started = engine
-        .new_game(pos)
-        .and_then(|()| engine.start(Job::Solve { wld }));
+    // The engine is idle between solves.
+    engine.new_game(pos).expect("an idle engine starts a game");
+    solve_here(engine, wld)
+}
+
+/// The engine's solve of its current position, in the table as it is.
+fn solve_here(engine: &mut Engine, wld: bool) -> SearchResult {
     // The engine is idle between solves and its thread count was checked.
-    started.expect("an idle engine starts a solve");
+    engine
+        .start(Job::Solve { wld })
+        .expect("an idle engine starts a solve");
     match engine.wait().pop() {
         Some(Event::Finished(f)) => f.result.expect("a solve has a result"),
         other => panic!("the solve failed: {other:?}"),
@@ -333,6 +417,7 @@ pub fn run_solve(args: SolveArgs) -> Result<bool> {
         jobs: args.jobs.into(),
         hash_mb: args.hash,
         variant: args.variant,
+        all_moves: args.all_moves,
     };
     solve_file(&args.file, opts, args.json)
 }
@@ -344,17 +429,18 @@ fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<
     // Streamed: each line is read when a solver is free for it.
     let mut entries = obf_entries(file)?.map(|item| item.map(|(_, entry)| entry));
     let progress = std::io::stderr().is_terminal();
-    if !json {
+    let obf = opts.all_moves && !json;
+    if !json && !obf {
         say!("{}", REPORT_HEADER);
     }
     let summary = solve_all(&mut entries, &opts, &mut |r| {
         if progress {
             eprint!("\r\x1b[K");
         }
-        if json {
-            say!("{}", serde_json::to_string(r).expect("reports serialise"));
-        } else {
-            say!("{}", format_report(r));
+        match &r.obf {
+            _ if json => say!("{}", serde_json::to_string(r).expect("reports serialise")),
+            Some(line) if obf => say!("{line}"),
+            _ => say!("{}", format_report(r)),
         }
         if progress {
             eprint!("solving position {}", r.index + 1);
@@ -368,8 +454,10 @@ fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<
     if json {
         say!("{}", serde_json::to_string(&summary)?);
     } else {
+        // In an OBF file the totals are a comment.
         say!(
-            "positions {}, nodes {}, seconds {:.3}, nodes/s {:.0}, disagreements {}",
+            "{}positions {}, nodes {}, seconds {:.3}, nodes/s {:.0}, disagreements {}",
+            if obf { "% " } else { "" },
             summary.positions,
             summary.nodes,
             summary.seconds,
