@@ -213,10 +213,7 @@ fn solve_every_move(
 /// The entry's position under `variant`; `None` for a Reversi position that
 /// no game without passes reaches (checked before solving).
 fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> {
-    match variant {
-        Variant::Reversi => VariantPosition::reversi(entry.position, None),
-        v => Some(VariantPosition::othello_like(v, entry.position)),
-    }
+    VariantPosition::under(variant, entry.position, None)
 }
 
 /// [`variant_start`] of an entry [`next_entry`] has checked.
