@@ -93,3 +93,38 @@ fn a_line_without_every_move_scored_is_refused_by_number() {
     );
     assert!(err.contains("partial.obf"), "{err}");
 }
+
+/// The committed test sets (`benches/data/accuracy-*.obf`, made by
+/// `scripts/make-test-set.sh`): every line scores every legal move, best first,
+/// at the file's number of empties; exact solves of the first positions agree.
+#[test]
+fn the_committed_test_sets_score_every_legal_move() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
+    for (name, empties, count) in [("accuracy-20.obf", 20, 100), ("accuracy-24.obf", 24, 40)] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).expect("the test set is committed");
+        let entries = mollett::format::parse_obf(&text).expect("the test set parses");
+        assert_eq!(entries.len(), count, "{name}");
+        for (_, e) in &entries {
+            assert_eq!(e.position.board.empties(), empties, "{name}");
+            let legal = mollett::rules::VariantPosition::from(e.position).legal_moves();
+            assert_eq!(e.scores.len(), legal.len(), "{name}: {e}");
+            assert!(
+                legal.iter().all(|m| e.scores.iter().any(|(s, _)| s == m)),
+                "{e}"
+            );
+            assert!(e.scores.windows(2).all(|w| w[0].1 >= w[1].1), "{name}: {e}");
+        }
+    }
+    // The first five positions of the 20-empty set, solved again.
+    let scratch = Scratch::new("accuracy-sets");
+    let five = scratch.join("five.obf");
+    let text = std::fs::read_to_string(dir.join("accuracy-20.obf")).unwrap();
+    let head: Vec<&str> = text.lines().take(5).collect();
+    std::fs::write(&five, head.join("\n")).unwrap();
+    let (code, out, err) = accuracy(&[five.to_str().unwrap(), "--level", "60", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(all["mean_abs_error"], 0.0);
+    assert_eq!(all["best_move_percent"], 100.0);
+}
