@@ -4,7 +4,7 @@
 //! Every function here is a safe `#[target_feature]` function: callable without
 //! `unsafe` from code compiled for the same features, and through `unsafe` (after a
 //! feature check) from anywhere else.
-use super::movegen::{INNER_COLUMNS, INNER_RING, RAYS};
+use super::rays::{INNER_COLUMNS, INNER_RING, RAYS};
 use std::arch::x86_64::*;
 
 /// [`moves`](super::movegen::moves) with the four direction pairs in the lanes of one AVX2

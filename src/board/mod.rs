@@ -18,6 +18,7 @@ pub(crate) mod avx2;
 pub mod bitboard;
 pub mod lastflip;
 pub mod movegen;
+mod rays;
 pub mod square;
 pub mod stability;
 
