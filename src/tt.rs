@@ -210,10 +210,6 @@ pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     megabytes: usize,
     generation: AtomicU8,
-    /// Nodes searched with this table, counted by the searches in steps at
-    /// their stop polls: a live count for progress reports (NBoard's
-    /// `nodestats` during a long iteration), never for results.
-    progress: AtomicU64,
 }
 
 // The table is shared by reference between search threads.
@@ -276,7 +272,6 @@ impl TranspositionTable {
             buckets: allocate(megabytes)?,
             megabytes,
             generation: AtomicU8::new(0),
-            progress: AtomicU64::new(0),
         })
     }
 
@@ -302,18 +297,6 @@ impl TranspositionTable {
         } else {
             self.buckets.iter().for_each(clear);
         }
-    }
-
-    /// Counts `nodes` more searched with this table (see [`Self::progress`]).
-    #[inline]
-    pub fn add_progress(&self, nodes: u64) {
-        self.progress.fetch_add(nodes, Relaxed);
-    }
-
-    /// Nodes searched with this table so far, about (searches add them in
-    /// steps of a few thousand).
-    pub fn progress(&self) -> u64 {
-        self.progress.load(Relaxed)
     }
 
     /// Starts a new generation; call once per root search, so that the results

@@ -9,8 +9,8 @@ use mollett::eval::{DISC, EvalKind, evaluate};
 use mollett::rng::Rng;
 use mollett::rules::Othello;
 use mollett::search::midgame::{INF, Midgame, disc_window};
+use mollett::search::multipv;
 use mollett::search::{Level, Limits, SearchRequest, search};
-use mollett::search::{MultiPvRequest, multipv};
 use mollett::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -229,13 +229,16 @@ fn contempt_is_for_the_side_to_move_at_the_root() {
             let r = search(&req, &tt, &stop, &mut |_| {});
             assert_eq!(r.score, want, "{text} depth {depth} contempt {contempt}");
             // Multi-PV (hints) agrees on the best line.
-            let mpv = MultiPvRequest::<Othello> {
+            let mpv = SearchRequest::<Othello> {
                 board: b,
                 limits: req.limits,
                 eval: EvalKind::Mobility,
                 lines: 2,
                 threads: 1,
                 contempt,
+                seed: 0,
+                find_ties: false,
+                time: None,
             };
             let tt = TranspositionTable::new(1).unwrap();
             let it = multipv(&mpv, &tt, &stop, &mut |_| {}).unwrap();

@@ -129,18 +129,21 @@ fn selective_passes_keep_solves_exact_and_save_nodes() {
 #[test]
 fn multi_pv_solves_after_a_selective_pass() {
     use mollett::search::{Level, ScoreKind};
-    use mollett::search::{MultiPvRequest, multipv};
+    use mollett::search::{SearchRequest, multipv};
     let e = &ffo("fforum-20-39.obf")[6];
     let board = e.position.board;
     assert_eq!(board.empties(), 20);
     let level = Level::number(60);
-    let req = MultiPvRequest::<Othello> {
+    let req = SearchRequest::<Othello> {
         board,
         limits: level.limits,
         eval: level.eval,
         lines: 3,
         threads: 1,
         contempt: 0,
+        seed: 0,
+        find_ties: false,
+        time: None,
     };
     let tt = TranspositionTable::new(16).unwrap();
     let stop = AtomicBool::new(false);

@@ -69,6 +69,7 @@ fn forced_pass_and_finished_game() {
         threads: 1,
         time: None,
         contempt: 0,
+        lines: 1,
     };
     // Black f1 against White g1, h1: Black must pass; White then takes e1 and wins 64-0.
     let pos: Position = "-----XOO--------------------------------------------------------X"
@@ -101,6 +102,7 @@ fn iterations_are_reported_and_exact_when_deep_enough() {
         threads: 1,
         time: None,
         contempt: 0,
+        lines: 1,
     };
     let r = search(&req, &tt, &stop, &mut |it| depths.push(it.kind));
     assert_eq!(r.kind, ScoreKind::Midgame(6));
@@ -203,15 +205,72 @@ fn a_position_with_33_legal_moves_is_searched() {
         assert_eq!(r.kind, ScoreKind::Midgame(5));
     }
     // The multi-PV search (NBoard's hint) over all 33 moves.
-    use mollett::search::{MultiPvRequest, multipv};
-    let req = MultiPvRequest::<Othello> {
+    use mollett::search::multipv;
+    let req = SearchRequest::<Othello> {
         board: pos.board,
         limits: Level::number(3).limits,
         eval: EvalKind::Mobility,
         lines: 33,
         threads: 2,
         contempt: 0,
+        seed: 0,
+        find_ties: false,
+        time: None,
     };
     let last = multipv(&req, &tt, &stop, &mut |_| {}).expect("a completed depth");
     assert_eq!(last.lines.len(), 33);
+}
+
+/// Multi-PV is a request with `lines` > 1: `search` then answers with the best
+/// of the lines that `multipv` reports for the same request, depth by depth
+/// and through the solve.
+#[test]
+fn a_search_for_several_lines_answers_with_the_best_multi_pv_line() {
+    use mollett::search::{PvLine, multipv};
+    let opening = mollett::format::parse_transcript(Position::START, "f5d6c3d3c4f4f6").unwrap();
+    // The first position of benches/data/accuracy-20.obf, every move solved.
+    let solved = mollett::format::parse_obf_line(
+        "--OOXX----OOOX--X-OOXOXXXXXOXXOXOOXOOOXX--OOOXXX--OOOO-X--O--O-- X; \
+         A6:+2; B1:-2; B3:-8; D8:-8;",
+    )
+    .unwrap();
+    let cases = [
+        (opening.position().board, "1"),
+        (opening.position().board, "4"),
+        (opening.position().board, "7"),
+        (solved.position.board, "60"),
+    ];
+    let stop = AtomicBool::new(false);
+    for (board, level) in cases {
+        let req = SearchRequest {
+            lines: 3,
+            ..SearchRequest::<Othello>::new(board, level.parse().unwrap())
+        };
+        let mut best_lines = Vec::new();
+        let tt = TranspositionTable::new(4).unwrap();
+        let r = search(&req, &tt, &stop, &mut |it| best_lines.push(it.pv.clone()));
+        let mut top_lines = Vec::new();
+        let tt = TranspositionTable::new(4).unwrap();
+        let it = multipv(&req, &tt, &stop, &mut |it| {
+            top_lines.push(it.lines[0].pv.clone())
+        })
+        .expect("a completed depth");
+        assert_eq!(it.lines.len(), 3, "level {level}");
+        let PvLine { score, pv } = &it.lines[0];
+        assert_eq!(
+            (r.score, &r.pv, r.kind),
+            (*score, pv, it.kind),
+            "level {level}"
+        );
+        assert_eq!(best_lines, top_lines, "level {level}");
+        if level == "60" {
+            let scores: Vec<i32> = it.lines.iter().map(|l| l.score).collect();
+            let exact: Vec<i32> = solved.scores[..3]
+                .iter()
+                .map(|&(_, s)| mollett::eval::score::from_discs(s))
+                .collect();
+            assert_eq!(scores, exact, "the three best moves score as solved");
+            assert_eq!(pv[0], solved.scores[0].0);
+        }
+    }
 }

@@ -9,8 +9,8 @@ use mollett::Board;
 use mollett::eval::EvalKind;
 use mollett::rng::Rng;
 use mollett::rules::Othello;
+use mollett::search::multipv;
 use mollett::search::{Limits, SearchRequest, search};
-use mollett::search::{MultiPvRequest, multipv};
 use mollett::tt::{FULL_WIDTH, PROVEN, TranspositionTable, TtData};
 use mollett::{Move, Square};
 use std::sync::atomic::AtomicBool;
@@ -121,6 +121,7 @@ fn forged_collisions_never_yield_an_illegal_move() {
             threads: 1,
             time: None,
             contempt: 0,
+            lines: 1,
         };
         let r = search(&req, &tt, &stop, &mut |it| replay(board, &it.pv));
         let best = r.best.expect("a move");
@@ -129,13 +130,16 @@ fn forged_collisions_never_yield_an_illegal_move() {
             "{best} in {board:?}"
         );
         replay(board, &r.pv);
-        let mreq = MultiPvRequest::<Othello> {
+        let mreq = SearchRequest::<Othello> {
             board,
             limits,
             eval: EvalKind::Mobility,
             lines: 3,
             threads: 1,
             contempt: 0,
+            seed: 0,
+            find_ties: false,
+            time: None,
         };
         let it = multipv(&mreq, &tt, &stop, &mut |it| {
             it.lines.iter().for_each(|l| replay(board, &l.pv))

@@ -32,7 +32,7 @@ use crate::board::{IllegalMove, Move, Position};
 use crate::rules::game::Game;
 use crate::rules::{Variant, VariantPosition};
 use crate::search::MultiPvIteration;
-use crate::search::{Level, Limits, ScoreKind, SearchResult};
+use crate::search::{Level, Limits, NodeCounters, ScoreKind, SearchResult};
 use crate::tt::{TranspositionTable, TtError};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
@@ -264,8 +264,8 @@ pub struct Engine {
     retiring: Option<JoinHandle<()>>,
     last_job: JobId,
     inject_panic: bool,
-    /// The table's node count when the running job started.
-    progress_at_start: u64,
+    /// Where the running (or last) job's search threads count their nodes live.
+    nodes: Arc<NodeCounters>,
 }
 
 impl Engine {
@@ -288,7 +288,7 @@ impl Engine {
             retiring: None,
             last_job: 0,
             inject_panic: false,
-            progress_at_start: 0,
+            nodes: Arc::default(),
         })
     }
 
@@ -437,7 +437,7 @@ impl Engine {
         self.last_job += 1;
         let id = self.last_job;
         self.stop.store(false, Ordering::SeqCst);
-        self.progress_at_start = self.tt.progress();
+        self.nodes.reset();
         let time = match job {
             Job::Go { clock } => {
                 let empties = self.game.variant_position().position.board.empties();
@@ -453,6 +453,7 @@ impl Engine {
             settings: self.settings,
             tt: Arc::clone(&self.tt),
             stop: Arc::clone(&self.stop),
+            nodes: Arc::clone(&self.nodes),
             tx: self.tx.clone(),
             panic: std::mem::take(&mut self.inject_panic),
         };
@@ -467,7 +468,7 @@ impl Engine {
     /// About how many nodes the running (or last) job has searched so far,
     /// counted live in steps of a few thousand: for progress reports only.
     pub fn live_nodes(&self) -> u64 {
-        self.tt.progress().saturating_sub(self.progress_at_start)
+        self.nodes.total()
     }
 
     /// Asks the running job, if any, to stop as soon as it can.

@@ -96,6 +96,25 @@ fn a_stopped_job_on_two_threads_ends_with_its_answer_and_frees_the_table() {
 }
 
 #[test]
+fn live_nodes_follow_the_running_job_and_restart_with_the_next() {
+    let mut e = engine("14");
+    e.set_threads(2).unwrap();
+    e.start(Job::Go { clock: None }).unwrap();
+    let events = e.wait();
+    let live = e.live_nodes();
+    // Counted in steps at the stop polls: some, and never more than the job
+    // searched on its two threads.
+    let searched = finished(&events).result.as_ref().unwrap().nodes;
+    assert!(live > 0 && live <= searched, "{live}, {searched}");
+    // The next job counts from nothing (a depth-1 search stays below one step).
+    e.set_level("1".parse().unwrap());
+    e.start(Job::Go { clock: None }).unwrap();
+    let events = e.wait();
+    let searched = finished(&events).result.as_ref().unwrap().nodes;
+    assert!(e.live_nodes() <= searched, "{}", e.live_nodes());
+}
+
+#[test]
 fn a_panicking_job_is_reported_and_the_engine_goes_on() {
     let mut e = engine("2");
     e.inject_panic();

@@ -11,10 +11,10 @@ use crate::eval::from_discs;
 use crate::rules::VariantPosition;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
+use crate::search::{Control, MultiPvIteration, NodeCounters, RuleSearch, multipv};
 use crate::search::{
     Limits, ScoreKind, SearchRequest, SearchResult, TimeLimit, search, search_answering,
 };
-use crate::search::{MultiPvIteration, MultiPvRequest, RuleSearch, multipv};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::Sender;
 use std::any::Any;
@@ -37,9 +37,18 @@ pub(super) struct Work {
     pub(super) settings: Settings,
     pub(super) tt: Arc<TranspositionTable>,
     pub(super) stop: Arc<AtomicBool>,
+    /// Where the search counts its nodes live, for the engine's `live_nodes`.
+    pub(super) nodes: Arc<NodeCounters>,
     pub(super) tx: Sender<Event>,
     /// The fault-injection hook: panic before searching.
     pub(super) panic: bool,
+}
+
+impl Work {
+    /// The search's links to the engine: the stop flag and the live counters.
+    fn control(&self) -> Control<'_> {
+        Control::from(&*self.stop).counting(&self.nodes)
+    }
 }
 
 /// Runs the job and sends its last event, whatever happens inside.
@@ -195,7 +204,7 @@ fn go<R: RuleSearch>(
         answered.store(true, Ordering::SeqCst);
         let _ = w.tx.send(Event::Finished(finished(r)));
     };
-    search_answering(&req, &w.tt, &w.stop, report, &answer);
+    search_answering(&req, &w.tt, w.control(), report, &answer);
     None
 }
 
@@ -207,15 +216,18 @@ fn hint<R: RuleSearch>(w: &Work, pos: &VariantPosition, lines: usize, start: Ins
         let passed = pos.must_pass();
         let board = R::position(pos);
         let contempt = contempt_for(&w.settings, pos.position.side);
-        let req = MultiPvRequest::<R> {
+        let req = SearchRequest::<R> {
             board: if passed { R::pass(&board) } else { board },
             limits: w.settings.limits(),
             eval: w.settings.level.eval,
             lines: if passed { 1 } else { lines.max(1) },
             threads: w.settings.threads,
             contempt: if passed { -contempt } else { contempt },
+            seed: 0,
+            find_ties: false,
+            time: None,
         };
-        multipv(&req, &w.tt, &w.stop, &mut |it| {
+        multipv(&req, &w.tt, w.control(), &mut |it| {
             nodes = it.nodes;
             let iteration = if passed { behind_pass(it) } else { it.clone() };
             let _ = w.tx.send(Event::Hint {
@@ -261,7 +273,7 @@ fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
             )
         } else {
             let req = request::<R>(w, pos, w.settings.limits(), None);
-            let r = search(&req, &w.tt, &w.stop, &mut |_| {});
+            let r = search(&req, &w.tt, w.control(), &mut |_| {});
             nodes += r.nodes;
             if r.stopped {
                 stopped = true;

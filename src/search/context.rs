@@ -1,6 +1,7 @@
 //! One search thread's context, shared by the midgame search and the exact
 //! solver: the transposition table, the stop flags and the deadline, the busy
-//! table of a lazy-SMP search, the watched nodes, and the node count.
+//! table of a lazy-SMP search, the watched nodes, the node count and where it
+//! is published live.
 //!
 //! The root builds one context per thread ([`Context::new`] and the `with_`
 //! builders) and hands a copy of its links to each search it runs
@@ -8,6 +9,7 @@
 //! end of the game the same way.
 
 use super::busy::BusyTable;
+use super::control::NodeCounters;
 use super::params::STOP_CHECK_INTERVAL;
 use super::watch::{Watch, Watched};
 use crate::tt::{TranspositionTable, TtData};
@@ -35,6 +37,8 @@ pub struct Context<'a> {
     pub(super) busy: Option<&'a BusyTable>,
     /// With several threads: the null-window nodes this thread is inside.
     pub(super) watch: Watch,
+    /// Where this thread counts its nodes live for the caller, and its slot.
+    progress: Option<(&'a NodeCounters, usize)>,
 }
 
 impl<'a> Context<'a> {
@@ -50,6 +54,7 @@ impl<'a> Context<'a> {
             aborted: false,
             busy: None,
             watch: Watch::default(),
+            progress: None,
         }
     }
 
@@ -60,6 +65,7 @@ impl<'a> Context<'a> {
             deadline: self.deadline,
             outer_stop: self.outer_stop,
             busy: self.busy,
+            progress: self.progress,
             ..Context::new(self.tt, self.stop)
         }
     }
@@ -81,6 +87,13 @@ impl<'a> Context<'a> {
     /// search.
     pub fn with_busy(mut self, busy: Option<&'a BusyTable>) -> Self {
         self.busy = busy;
+        self
+    }
+
+    /// The same context, counting its nodes live in `nodes` (if any) as search
+    /// thread `thread` (0 for the main thread).
+    pub fn with_progress(mut self, nodes: Option<&'a NodeCounters>, thread: usize) -> Self {
+        self.progress = nodes.map(|n| (n, thread));
         self
     }
 
@@ -111,7 +124,9 @@ impl<'a> Context<'a> {
     ) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + STOP_CHECK_INTERVAL;
-            self.tt.add_progress(STOP_CHECK_INTERVAL);
+            if let Some((counters, thread)) = self.progress {
+                counters.add(thread, STOP_CHECK_INTERVAL);
+            }
             let stopped = must_stop(self.stop, self.outer_stop, self.deadline);
             if self.watch.must_abort(stopped, self.tt, bounds) {
                 self.aborted = true;

@@ -25,7 +25,7 @@ use super::params::{
 };
 use super::stack::Stack;
 use super::watch::{Watched, exact_bounds};
-use super::{INF_DISCS, PASS};
+use super::{INF_DISCS, PASS, window_bounds};
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 #[cfg(target_arch = "x86_64")]
@@ -473,19 +473,9 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
     let first = parity_first(empty, R::SOLVER_ORDER.odd_first);
     let hash = R::key(&board);
     let tt_move = s.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
-    let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
-    for sq in Squares(moves) {
-        let child = R::make(&board, sq, R::flips(Dispatch, &board, sq));
-        let score = if sq == tt_move {
-            i32::MAX
-        } else {
-            order_score::<K, R>(k, &child, sq, first)
-        };
-        stack.push((sq, score));
-    }
+    let mut stack = pv_order::<K, R>(k, &board, moves, tt_move, first);
     let list = stack.as_mut_slice();
     let n = list.len();
-    list.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
     let mut best = Solved {
         score: -INF_DISCS,
         pv: Vec::new(),
@@ -526,13 +516,7 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
     // Step 5. Remember the bound, or the exact score.
     let empties = empty.count_ones();
     if empties >= ENDGAME_TT_MIN_EMPTIES {
-        let (lower, upper) = if best.score >= beta {
-            (best.score, 64)
-        } else if best.score > alpha0 {
-            (best.score, best.score)
-        } else {
-            (-64, best.score)
-        };
+        let (lower, upper) = window_bounds(best.score, (alpha0, beta), 64);
         s.ctx.tt.store(
             hash,
             TtData {
@@ -545,6 +529,32 @@ fn pvs_body<K: Kernel, R: RuleSearch>(
         );
     }
     best
+}
+
+/// The moves of a PV node with their ordering scores, best first: the table's
+/// move, then the fastest-first order of [`order_score`].
+#[inline(always)]
+fn pv_order<K: Kernel, R: RuleSearch>(
+    k: K,
+    board: &R::Pos,
+    moves: u64,
+    tt_move: u8,
+    first: u64,
+) -> Stack<(u8, i32), MAX_MOVES> {
+    let mut stack: Stack<(u8, i32), MAX_MOVES> = Stack::new();
+    for sq in Squares(moves) {
+        let child = R::make(board, sq, R::flips(Dispatch, board, sq));
+        let score = if sq == tt_move {
+            i32::MAX
+        } else {
+            order_score::<K, R>(k, &child, sq, first)
+        };
+        stack.push((sq, score));
+    }
+    stack
+        .as_mut_slice()
+        .sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    stack
 }
 
 fn pvs_plain<R: RuleSearch>(s: &mut Solver<R>, board: R::Pos, alpha: i32, beta: i32) -> Solved {

@@ -18,7 +18,7 @@ use super::params::{
 use super::probcut::{self, PROBCUT_MIN_DEPTH, ProbCut, Selectivity};
 use super::stack::Stack;
 use super::watch::Watched;
-use super::{INF_DISCS, PASS};
+use super::{INF_DISCS, PASS, window_bounds};
 use crate::board::MAX_MOVES;
 #[cfg(target_arch = "x86_64")]
 use crate::board::movegen::Avx2;
@@ -319,28 +319,9 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     // Step 5b. Multi-ProbCut: a shallow search sure enough of the outcome
     // answers for the deep one.
     if depth >= PROBCUT_MIN_DEPTH
-        && let Some(cut) = m.probcut
-        && let Some(reg) = cut.get(depth.min(empties), empties)
+        && let Some(v) = probcut_cut(m, board, hash, (depth, empties), (alpha, tt_move), &nws)
     {
-        let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
-        let sel = m.selectivity.percent();
-        if high <= MAX_MARGIN && nws(m, board, reg.shallow, high - 1) >= high {
-            if m.ctx.aborted {
-                return 0;
-            }
-            store(m.ctx.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
-            return alpha + 1;
-        }
-        if low >= -MAX_MARGIN && nws(m, board, reg.shallow, low) <= low {
-            if m.ctx.aborted {
-                return 0;
-            }
-            store(m.ctx.tt, hash, (-INF, alpha), (depth, sel), tt_move);
-            return alpha;
-        }
-        if m.ctx.aborted {
-            return 0;
-        }
+        return v;
     }
     // Step 6. The moves, best-looking first.
     let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth);
@@ -401,6 +382,38 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         store(m.ctx.tt, hash, (lower, upper), (depth, sel), best.mv);
     }
     best.score
+}
+
+/// Step 5b of [`nws_body`], Multi-ProbCut: `Some(score)` when a shallow search
+/// is sure enough of the outcome to answer for the deep one (the bound is then
+/// stored), `Some(0)` when the search was stopped meanwhile, `None` to search on.
+#[inline(always)]
+fn probcut_cut<R: RuleSearch>(
+    m: &mut Midgame<R>,
+    board: R::Pos,
+    hash: u64,
+    (depth, empties): (u32, u32),
+    (alpha, tt_move): (i32, u8),
+    nws: &impl Fn(&mut Midgame<R>, R::Pos, u32, i32) -> i32,
+) -> Option<i32> {
+    let reg = m.probcut?.get(depth.min(empties), empties)?;
+    let (high, low) = reg.bounds(alpha, m.selectivity.sigmas());
+    let sel = m.selectivity.percent();
+    if high <= MAX_MARGIN && nws(m, board, reg.shallow, high - 1) >= high {
+        if m.ctx.aborted {
+            return Some(0);
+        }
+        store(m.ctx.tt, hash, (alpha + 1, INF), (depth, sel), tt_move);
+        return Some(alpha + 1);
+    }
+    if low >= -MAX_MARGIN && nws(m, board, reg.shallow, low) <= low {
+        if m.ctx.aborted {
+            return Some(0);
+        }
+        store(m.ctx.tt, hash, (-INF, alpha), (depth, sel), tt_move);
+        return Some(alpha);
+    }
+    m.ctx.aborted.then_some(0)
 }
 
 /// Stores midgame bounds `(lower, upper)` found at `(depth, selectivity)`,
@@ -517,15 +530,9 @@ fn pv_body<K: Kernel, R: RuleSearch>(
     }
     // Step 7. Remember the bound, or the exact score.
     let best_move = best.pv.last().copied().unwrap_or(NO_MOVE);
-    let (lower, upper) = if best.score >= beta {
-        (best.score, INF)
-    } else if best.score > alpha0 {
-        (best.score, best.score)
-    } else {
-        (-INF, best.score)
-    };
+    let bounds = window_bounds(best.score, (alpha0, beta), INF);
     let sel = m.selectivity.percent();
-    store(m.ctx.tt, hash, (lower, upper), (depth, sel), best_move);
+    store(m.ctx.tt, hash, bounds, (depth, sel), best_move);
     best
 }
 

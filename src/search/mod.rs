@@ -13,6 +13,7 @@
 mod answer;
 pub mod busy;
 pub mod context;
+pub mod control;
 pub mod endgame;
 pub(crate) mod last_empties;
 pub mod level;
@@ -31,12 +32,12 @@ use crate::board::{Move, Square};
 use crate::eval::EvalKind;
 use crate::rules::{Othello, Rules};
 use crate::tt::{self, TranspositionTable};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+pub use control::{Control, NodeCounters};
 pub use level::Level;
 pub use probcut::Selectivity;
-pub use root::lines::{MultiPvIteration, MultiPvRequest, PvLine, line_square, multipv};
+pub use root::lines::{MultiPvIteration, PvLine, line_square, multipv};
 pub use rule_search::{LastEmpties, RuleSearch};
 
 /// The pass move in a principal variation.
@@ -119,7 +120,8 @@ impl Limits {
 }
 
 /// Everything one search under the rules `R` (Othello unless named) needs
-/// besides the shared table and stop flag.
+/// besides the shared table and stop flag: a game move's search ([`search`])
+/// and a hint's ([`multipv`]) alike.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchRequest<R: Rules = Othello> {
     /// The position, from the side to move.
@@ -144,6 +146,11 @@ pub struct SearchRequest<R: Rules = Othello> {
     /// or win/loss/draw solve at the root reports the true result and its choice
     /// cannot change, since a draw stays between a two-disc loss and win.
     pub contempt: i32,
+    /// How many root moves each pass scores exactly: 1 searches for the best
+    /// move alone (inside aspiration windows, with the seeded draw between
+    /// equal moves); N > 1 is multi-PV, each of the N best moves with its own
+    /// score ([`multipv`] reports them all; [`search`] answers with the best).
+    pub lines: usize,
 }
 
 impl<R: Rules> SearchRequest<R> {
@@ -159,6 +166,7 @@ impl<R: Rules> SearchRequest<R> {
             threads: 1,
             time: None,
             contempt: 0,
+            lines: 1,
         }
     }
 }
@@ -237,6 +245,21 @@ impl NullWindowBest {
     }
 }
 
+/// The bounds a PV node's result leaves in the table: a lower bound when it
+/// failed high (`score >= beta`), the exact score inside the window opened at
+/// `(alpha0, beta)`, an upper bound when it failed low; `inf` stands for "no
+/// bound" on the open side.
+#[inline(always)]
+pub(crate) fn window_bounds(score: i32, (alpha0, beta): (i32, i32), inf: i32) -> (i32, i32) {
+    if score >= beta {
+        (score, inf)
+    } else if score > alpha0 {
+        (score, score)
+    } else {
+        (-inf, score)
+    }
+}
+
 /// Converts a PV of squares and [`PASS`] into moves.
 pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
     pv.iter()
@@ -247,13 +270,13 @@ pub fn pv_moves(pv: &[u8]) -> Vec<Move> {
 /// Runs one search under the rules `R` to its limits (or until `stop` is
 /// raised), reporting every completed iteration to `report`. Uses and fills
 /// `tt`.
-pub fn search<R: RuleSearch>(
+pub fn search<'a, R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: impl Into<Control<'a>>,
     report: &mut dyn FnMut(&SearchResult),
 ) -> SearchResult {
-    search_answering(req, tt, stop, report, &|_| {})
+    search_answering(req, tt, control, report, &|_| {})
 }
 
 /// [`search`], which also hands its answer to `answer`, once, as soon as it is
@@ -263,15 +286,15 @@ pub fn search<R: RuleSearch>(
 /// answer. The answer may differ from the return value only in its node count,
 /// and when a stop comes just as the search completes (the answer is then the
 /// one standing at the stop).
-pub fn search_answering<R: RuleSearch>(
+pub fn search_answering<'a, R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: impl Into<Control<'a>>,
     report: &mut dyn FnMut(&SearchResult),
     answer: &(dyn Fn(&SearchResult) + Sync),
 ) -> SearchResult {
     let standing = answer::Standing::new(answer, Instant::now());
-    let r = root::policy::search_standing(req, tt, stop, report, &standing);
+    let r = root::policy::search_standing(req, tt, control.into(), report, &standing);
     standing.give(&r);
     r
 }

@@ -21,6 +21,7 @@ use super::RuleSearch;
 use super::answer::Standing;
 use super::busy::BusyTable;
 use super::context::Context;
+use super::control::{Control, NodeCounters};
 use super::root::{Lines, Root};
 use super::{Limits, RootSearch, SearchRequest, SearchResult};
 use crate::rng::Rng;
@@ -45,6 +46,8 @@ pub(super) struct Shared<'a, R: RuleSearch> {
     pub deadline: Option<Instant>,
     /// The answer a stop would get now, for a search that gives one early.
     pub standing: Option<&'a Standing<'a>>,
+    /// Where the threads count their nodes live for the caller, if anywhere.
+    pub nodes: Option<&'a NodeCounters>,
 }
 
 impl<R: RuleSearch> Shared<'_, R> {
@@ -59,8 +62,15 @@ impl<R: RuleSearch> Shared<'_, R> {
         let ctx = Context::new(self.tt, stop)
             .with_deadline(self.deadline)
             .with_outer_stop(self.outer_stop)
-            .with_busy(self.busy);
-        let mut root = Root::new(self.req, ctx, self.start, Lines::Best);
+            .with_busy(self.busy)
+            .with_progress(self.nodes, helper);
+        // The main thread scores the lines asked for; helpers look for the
+        // best move alone, to fill the table.
+        let lines = match self.req.lines {
+            n if n > 1 && helper == 0 => Lines::Top(n),
+            _ => Lines::Best,
+        };
+        let mut root = Root::new(self.req, ctx, self.start, lines);
         if helper > 0 {
             root.make_helper(helper, self.root == RootSearch::Midgame);
         }
@@ -171,12 +181,13 @@ impl<R: RuleSearch> Shared<'_, R> {
 
 /// Runs `main` (a search of `req.board` by other means, such as multi-PV) with
 /// `req.threads - 1` lazy-SMP helpers beside it sharing `tt`; `root` says what
-/// the helpers search (a solve, or a deepening); the helpers also stop when `stop`
-/// is raised. Returns `main`'s result and the helpers' node count.
+/// the helpers search (a solve, or a deepening); the helpers also stop when
+/// `control`'s flag is raised, and count their nodes in its counters. Returns
+/// `main`'s result and the helpers' node count.
 pub(super) fn beside_helpers<R: RuleSearch, T>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: Control,
     root: RootSearch,
     main: impl FnOnce() -> T,
 ) -> (T, u64) {
@@ -193,8 +204,9 @@ pub(super) fn beside_helpers<R: RuleSearch, T>(
         outer_stop: None,
         deadline: None,
         standing: None,
+        nodes: control.nodes,
     };
-    job.beside_helpers(stop, main)
+    job.beside_helpers(control.stop, main)
 }
 
 #[cfg(test)]
@@ -248,6 +260,7 @@ mod tests {
             outer_stop: None,
             deadline: None,
             standing: Some(&standing),
+            nodes: None,
         };
         // The main thread raises the stop, then is held up without looking
         // at it: the answer must come from the helper.

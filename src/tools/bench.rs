@@ -143,6 +143,7 @@ pub fn run(threads: usize, each: &mut dyn FnMut(&BenchLine)) -> Result<Vec<Bench
             threads: threads.max(1),
             time: None,
             contempt: 0,
+            lines: 1,
         };
         let r = search(&req, &tt, &stop, &mut |_| {});
         let line = BenchLine::of(i + 1, depth, &r);
@@ -182,6 +183,7 @@ fn search_default<R: RuleSearch<Pos = Board>>(
         threads: threads.max(1),
         time: None,
         contempt: 0,
+        lines: 1,
     };
     search(&req, tt, stop, &mut |_| {})
 }

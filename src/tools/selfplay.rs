@@ -65,6 +65,7 @@ pub fn play_game(
                 threads: 1,
                 time: None,
                 contempt: 0,
+                lines: 1,
             };
             search(&req, tt, &stop, &mut |_| {})
                 .best

@@ -19,32 +19,12 @@
 use super::{Below, Lines, Range, Root, ScoredLine};
 use crate::board::movegen::Dispatch;
 use crate::board::{Move, Square};
-use crate::eval::EvalKind;
-use crate::rules::{Othello, Rules};
 use crate::search::RuleSearch;
 use crate::search::context::Context;
-use crate::search::{Limits, RootSearch, ScoreKind, SearchRequest, smp};
+use crate::search::control::Control;
+use crate::search::{RootSearch, ScoreKind, SearchRequest, smp};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// What to analyse, under the rules `R` (Othello unless named).
-#[derive(Clone, Copy, Debug)]
-pub struct MultiPvRequest<R: Rules = Othello> {
-    /// The position, from the side to move; it must have a legal move.
-    pub board: R::Pos,
-    /// Depth and solve thresholds, as for [`search`](crate::search::search).
-    pub limits: Limits,
-    /// The leaf evaluation.
-    pub eval: EvalKind,
-    /// How many of the best moves to report (at least 1).
-    pub lines: usize,
-    /// Threads: this one plus `threads - 1` lazy-SMP helpers.
-    pub threads: usize,
-    /// What a draw is worth to the side to move, as
-    /// [`SearchRequest::contempt`](crate::search::SearchRequest::contempt).
-    pub contempt: i32,
-}
 
 /// One reported move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,17 +124,19 @@ impl<R: RuleSearch> Root<'_, R> {
     }
 }
 
-/// Reports the best `req.lines` root moves of a position under the rules `R` after every
-/// completed depth (and after the solve, near the end); returns the last report,
-/// or `None` when the root has no legal move or a stop came before the first
-/// depth completed.
-pub fn multipv<R: RuleSearch>(
-    req: &MultiPvRequest<R>,
+/// Reports the best `req.lines` root moves (at least one) of a position under
+/// the rules `R` after every completed depth (and after the solve, near the
+/// end); returns the last report, or `None` when the root has no legal move or
+/// a stop came before the first depth completed. A hint has no clock and draws
+/// no lots: `req.time`, `req.seed` and `req.find_ties` are not read.
+pub fn multipv<'a, R: RuleSearch>(
+    req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: impl Into<Control<'a>>,
     report: &mut dyn FnMut(&MultiPvIteration),
 ) -> Option<MultiPvIteration> {
     let start = Instant::now();
+    let control = control.into();
     let board = req.board;
     if R::moves(Dispatch, &board) == 0 {
         return None;
@@ -163,20 +145,17 @@ pub fn multipv<R: RuleSearch>(
     let empties = R::board(&board).empties();
     let root = req.limits.root_search(empties);
     let search = SearchRequest::<R> {
-        board,
-        limits: req.limits,
-        eval: req.eval,
         seed: 0,
         find_ties: false,
-        threads: req.threads,
         time: None,
-        contempt: req.contempt,
+        ..*req
     };
-    let (last, _) = smp::beside_helpers(&search, tt, stop, root, || {
+    let (last, _) = smp::beside_helpers(&search, tt, control, root, || {
         // This thread searches alone below the root: the helpers share the
         // table only.
         let lines = Lines::Top(req.lines.max(1));
-        let mut top = Root::new(&search, Context::new(tt, stop), start, lines);
+        let ctx = Context::new(tt, control.stop).with_progress(control.nodes, 0);
+        let mut top = Root::new(&search, ctx, start, lines);
         match top.run(root, None, report) {
             Ok(Some(proof)) if root != RootSearch::Midgame => {
                 report(&proof);
@@ -198,13 +177,17 @@ pub fn line_square(line: &PvLine) -> Option<Square> {
 mod tests {
     use super::*;
     use crate::eval::DISC;
+    use crate::eval::EvalKind;
+    use crate::rules::Othello;
     use crate::search::INF_DISCS;
+    use crate::search::Limits;
     use crate::search::endgame::Solver;
     use crate::search::midgame::{INF, Midgame};
     use crate::search::ordering::order_moves;
     use crate::search::{Level, search};
     use crate::tt::NO_MOVE;
     use crate::{Board, Position};
+    use std::sync::atomic::AtomicBool;
 
     fn board(moves: &str) -> Board {
         crate::format::parse_transcript(Position::START, moves)
@@ -213,15 +196,18 @@ mod tests {
             .board
     }
 
-    fn request(b: Board, level: &str, lines: usize) -> MultiPvRequest {
+    fn request(b: Board, level: &str, lines: usize) -> SearchRequest {
         let l: Level = level.parse().unwrap();
-        MultiPvRequest {
+        SearchRequest {
             board: b,
             limits: l.limits,
             eval: l.eval,
             lines,
             threads: 1,
             contempt: 0,
+            seed: 0,
+            find_ties: false,
+            time: None,
         }
     }
 
@@ -341,7 +327,7 @@ mod tests {
         for threads in [2, 3] {
             let tt = TranspositionTable::new(4).unwrap();
             let stop = AtomicBool::new(false);
-            let req = MultiPvRequest {
+            let req = SearchRequest {
                 threads,
                 ..request(b, "10", 64)
             };
@@ -358,7 +344,7 @@ mod tests {
         let pos: Position = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
             .parse()
             .unwrap();
-        let req = MultiPvRequest::<Othello> {
+        let req = SearchRequest::<Othello> {
             board: pos.board,
             limits: Limits {
                 depth: 4,
@@ -370,6 +356,9 @@ mod tests {
             lines: 64,
             threads: 1,
             contempt: 0,
+            seed: 0,
+            find_ties: false,
+            time: None,
         };
         let tt = TranspositionTable::new(4).unwrap();
         let stop = AtomicBool::new(false);

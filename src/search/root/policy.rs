@@ -13,7 +13,7 @@ use crate::board::Move;
 use crate::board::Square;
 use crate::board::movegen::Dispatch;
 use crate::eval::from_discs;
-use crate::search::RuleSearch;
+use crate::search::{Control, RuleSearch};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,14 +23,15 @@ use std::time::{Duration, Instant};
 pub(in crate::search) fn search_standing<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: Control,
     report: &mut dyn FnMut(&SearchResult),
     standing: &Standing,
 ) -> SearchResult {
     let moves = R::moves(Dispatch, &req.board);
     if moves == 0 {
-        return no_move(req, tt, stop, standing.start);
+        return no_move(req, tt, control, standing.start);
     }
+    let stop = control.stop;
     // Under a clock, a lone legal move is played at once.
     if req.time.is_some() && moves.count_ones() == 1 {
         let mut r = lone_move(req, tt, stop, moves.trailing_zeros() as u8, standing.start);
@@ -51,6 +52,7 @@ pub(in crate::search) fn search_standing<R: RuleSearch>(
         outer_stop: None,
         deadline: req.time.map(|t| start + t.hard),
         standing: Some(standing),
+        nodes: control.nodes,
     };
     // Under a clock, a solve that likely does not fit in the soft limit comes
     // after a midgame search, so that a solve cut short still leaves a searched
@@ -88,7 +90,7 @@ fn run<R: RuleSearch>(
 fn no_move<R: RuleSearch>(
     req: &SearchRequest<R>,
     tt: &TranspositionTable,
-    stop: &AtomicBool,
+    control: Control,
     start: Instant,
 ) -> SearchResult {
     let passed = R::pass(&req.board);
@@ -107,7 +109,7 @@ fn no_move<R: RuleSearch>(
             ..*req
         },
         tt,
-        stop,
+        control,
         &mut |_| {},
     );
     r.score = -r.score;

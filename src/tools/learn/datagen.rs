@@ -96,6 +96,7 @@ fn search_as<R: RuleSearch>(
         threads: 1,
         time: None,
         contempt: 0,
+        lines: 1,
     };
     search(&sreq, tt, stop, &mut |_| {})
 }

@@ -67,6 +67,7 @@ fn score_as<R: RuleSearch>(req: &RelabelRequest, board: R::Pos, tt: &Transpositi
         threads: 1,
         time: None,
         contempt: 0,
+        lines: 1,
     };
     let r = search(&sreq, tt, &AtomicBool::new(false), &mut |_| {});
     job::disc_label(r.score)
