@@ -177,7 +177,7 @@ fn engine_stops(position: Position, stops: usize) -> (Vec<Duration>, usize) {
     let (mut latencies, mut early) = (Vec::new(), 0);
     for i in 0..stops {
         // A new game clears the table.
-        engine.new_game(position.into()).expect("idle engine");
+        engine.new_game(position).expect("idle engine");
         engine.set_level(Level::number(level(i)));
         std::thread::sleep(SETTLE);
         let wait = Duration::from_micros(rng.below(LATEST_STOP_US));

@@ -29,7 +29,8 @@ pub mod search;
 pub mod tools;
 pub mod tt;
 
-pub use board::{Board, Color, IllegalMove, Move, Position, Square};
+pub use board::{Board, Color, IllegalMove, Move, Square};
+pub use rules::Position;
 
 /// The random-game positions the unit tests draw from (one fixture file with the
 /// integration tests).

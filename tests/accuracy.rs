@@ -107,7 +107,7 @@ fn the_committed_test_sets_score_every_legal_move() {
         assert_eq!(entries.len(), count, "{name}");
         for (_, e) in &entries {
             assert_eq!(e.position.board.empties(), empties, "{name}");
-            let legal = mollett::rules::VariantPosition::from(e.position).legal_moves();
+            let legal = e.position.legal_moves();
             assert_eq!(e.scores.len(), legal.len(), "{name}: {e}");
             assert!(
                 legal.iter().all(|m| e.scores.iter().any(|(s, _)| s == m)),

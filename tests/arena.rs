@@ -380,8 +380,8 @@ fn variant_matches_tell_the_entrants_and_score_by_the_variant() {
             // RE is the variant's score (Anti-Reversi: the fewer discs win).
             assert_eq!(g.variant, Some(want), "{g}");
             let game = g.to_game(Variant::Othello).unwrap();
-            assert_eq!(game.variant, want);
-            let end = game.variant_position();
+            assert_eq!(game.variant(), want);
+            let end = game.position();
             assert!(end.is_game_over());
             assert_eq!(result(g), (end.final_score_black(), false));
             if want == Variant::Reversi {

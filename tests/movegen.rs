@@ -168,14 +168,13 @@ fn flips_never_cascade() {
 fn a_placement_that_flips_nothing_is_not_a_move() {
     let b = rows([
         "........", ".O......", "..O.....", "........", "........", "........", "........",
-        "...X....",
+        "...XO...",
     ]);
-    assert_eq!(b.moves(), 0);
+    assert_eq!(b.moves(), sq("f8").bit(), "f8 is the one move");
     assert!(b.play(sq("a1")).is_none());
-    let pos = Position {
-        board: b,
-        side: Color::Black,
-    };
+    // A position with a move elsewhere: in a finished game every move is
+    // refused as the end of the game instead.
+    let pos = Position::new(b, Color::Black);
     assert_eq!(
         pos.play(Move::Play(sq("a1"))),
         Err(IllegalMove::NoFlips(sq("a1")))

@@ -11,12 +11,12 @@ use mollett::rng::Rng;
 #[path = "common/positions.rs"]
 mod positions;
 
-use mollett::board::Position;
 use mollett::eval::EvalKind;
 use mollett::knowledge::mpc::ProbCutFile;
 use mollett::knowledge::{self, embedded_weights, fnv1a};
+use mollett::rules::Position;
+use mollett::rules::Variant;
 use mollett::rules::{Anti, Othello};
-use mollett::rules::{Variant, VariantPosition};
 use mollett::search::endgame::Solver;
 use mollett::search::midgame::{INF, Midgame};
 use mollett::search::probcut::ProbCut;
@@ -232,7 +232,7 @@ fn anti_solves_stay_exact_at_a_selective_level() {
             board: b,
             ..Position::START
         };
-        let legal = VariantPosition::othello_like(Variant::Anti, pos).legal_moves();
+        let legal = pos.othello_like(Variant::Anti).legal_moves();
         assert!(legal.contains(&mv), "{mv:?} is not a move of {b:?}");
     }
 }

@@ -127,7 +127,7 @@ fn nboard_with_the_variant_flag_takes_the_guis_games_under_it() {
     let mv: Move = reply[4..6].to_ascii_lowercase().parse().unwrap();
     let pos = parse_transcript(Variant::Anti.start(), "f5d6")
         .unwrap()
-        .variant_position();
+        .position();
     assert!(pos.legal_moves().contains(&mv), "{reply}");
     e.send("quit");
 }
@@ -141,8 +141,8 @@ fn ggf_records_carry_the_variant_and_the_discs_left() {
     let g = parse_ggf(&text).unwrap();
     assert_eq!(g.variant, Some(Variant::Reversi));
     let game = g.to_game(Variant::Othello).unwrap();
-    assert_eq!(game.variant, Variant::Reversi);
-    assert_eq!(game.variant_position().discs_left, [30, 30]);
+    assert_eq!(game.variant(), Variant::Reversi);
+    assert_eq!(game.position().discs_left, [30, 30]);
     // Written back as read.
     assert_eq!(g.to_string(), text);
     // A move off the centre in the opening is refused by the parser.

@@ -11,18 +11,18 @@ use mollett::eval::DISC;
 use mollett::format::ObfEntry;
 use mollett::rng::Rng;
 use mollett::rules::Othello;
-use mollett::rules::{Variant, VariantPosition};
+use mollett::rules::{Position, Variant};
 use mollett::search::{Level, Limits, RootSearch, ScoreKind};
 use mollett::tools::solve::{SolveOptions, solve_all};
 
 /// A position with `empties` empty squares and a move to play, reached from the
 /// variant's start by random moves and no pass (so that an OBF line, which
 /// assumes none, describes a Reversi position exactly).
-fn position(variant: Variant, empties: u32, seed: u64) -> VariantPosition {
+fn position(variant: Variant, empties: u32, seed: u64) -> Position {
     let mut rng = Rng::new(seed);
     loop {
         let mut p = variant.start();
-        while p.position.board.empties() > empties {
+        while p.board.empties() > empties {
             let moves = p.legal_moves();
             if moves.is_empty() || moves == [Move::Pass] {
                 break;
@@ -32,7 +32,7 @@ fn position(variant: Variant, empties: u32, seed: u64) -> VariantPosition {
                 .unwrap();
         }
         let m = p.legal_moves();
-        if p.position.board.empties() == empties && !m.is_empty() && m != [Move::Pass] {
+        if p.board.empties() == empties && !m.is_empty() && m != [Move::Pass] {
             return p;
         }
     }
@@ -45,14 +45,14 @@ struct Reported {
     score: i32,
 }
 
-fn run(engine: &mut Engine, pos: VariantPosition, job: Job) -> Vec<Event> {
+fn run(engine: &mut Engine, pos: Position, job: Job) -> Vec<Event> {
     // A fresh table for every job: no caller profits from another's work.
     engine.new_game(pos).unwrap();
     engine.start(job).unwrap();
     engine.wait()
 }
 
-fn go(engine: &mut Engine, pos: VariantPosition) -> Reported {
+fn go(engine: &mut Engine, pos: Position) -> Reported {
     let events = run(engine, pos, Job::Go { clock: None });
     let Some(Event::Finished(f)) = events.last() else {
         panic!("{events:?}")
@@ -64,7 +64,7 @@ fn go(engine: &mut Engine, pos: VariantPosition) -> Reported {
     }
 }
 
-fn hint(engine: &mut Engine, pos: VariantPosition) -> Reported {
+fn hint(engine: &mut Engine, pos: Position) -> Reported {
     let events = run(engine, pos, Job::Hint { lines: 1 });
     let last = events
         .iter()
@@ -80,7 +80,7 @@ fn hint(engine: &mut Engine, pos: VariantPosition) -> Reported {
     }
 }
 
-fn analyze(engine: &mut Engine, pos: VariantPosition) -> Reported {
+fn analyze(engine: &mut Engine, pos: Position) -> Reported {
     let events = run(engine, pos, Job::Analyze);
     let (kind, score) = events
         .iter()
@@ -99,9 +99,9 @@ fn analyze(engine: &mut Engine, pos: VariantPosition) -> Reported {
 
 /// `mollett solve` on the position (with `--wld` for a win/loss/draw proof):
 /// the score in centi-discs.
-fn solve(pos: VariantPosition, wld: bool) -> i32 {
+fn solve(pos: Position, wld: bool) -> i32 {
     let entry = ObfEntry {
-        position: pos.position,
+        position: pos,
         scores: Vec::new(),
     };
     let opts = SolveOptions {
@@ -225,7 +225,7 @@ fn under_a_clock_a_level_solves_beyond_its_window_only_when_cheap() {
         let tt = TranspositionTable::new(4).unwrap();
         let req = SearchRequest::<Othello> {
             time,
-            ..SearchRequest::new(pos.position.board, Level::number(level))
+            ..SearchRequest::new(pos.board, Level::number(level))
         };
         search(&req, &tt, &stop, &mut |_| {})
     };
@@ -243,7 +243,7 @@ fn nboard_at_depth_4_under_a_five_minute_clock_plays_at_depth_4_speed() {
     // 26 empties: the old rule solved such a position (882 M nodes, about a
     // minute) because the clock seemed to leave time for it.
     let pos = position(Variant::Othello, 26, 1);
-    let board = mollett::format::write_board_string(&pos.position);
+    let board = mollett::format::write_board_string(&pos);
     let (squares, side) = board.split_at(64);
     let bo = |s: &str| s.replace('X', "*");
     let record = format!(

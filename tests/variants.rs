@@ -4,11 +4,12 @@
 //! minimax over the reference; rule cases; and self-play games that finish.
 
 use mollett::board::movegen::Dispatch;
-use mollett::board::{Color, IllegalMove, Move, Position, Square};
+use mollett::board::{Color, IllegalMove, Move, Square};
 use mollett::rng::Rng;
+use mollett::rules::Position;
 use mollett::rules::perft::perft_position;
 use mollett::rules::{Anti, Othello, Reversi, Rules};
-use mollett::rules::{State, Variant, VariantPosition};
+use mollett::rules::{State, Variant};
 use mollett::search::endgame::Solver;
 use mollett::search::{Level, Limits, RuleSearch, ScoreKind, SearchRequest, SearchResult, search};
 use mollett::tt::TranspositionTable;
@@ -147,7 +148,7 @@ impl Reference {
     }
 
     /// The engine's view of the same position.
-    fn to_position(&self) -> VariantPosition {
+    fn to_position(&self) -> Position {
         let bits = |c: Color| {
             (0..64)
                 .filter(|&i| self.cells[i] == Some(c))
@@ -156,10 +157,10 @@ impl Reference {
         let position =
             Position::from_colors(bits(Color::Black), bits(Color::White), self.to_move).unwrap();
         let discs_left = self.left.map_or([u8::MAX; 2], |l| [l[0] as u8, l[1] as u8]);
-        VariantPosition {
+        Position {
             variant: self.variant,
-            position,
             discs_left,
+            ..position
         }
     }
 
@@ -299,7 +300,7 @@ fn perft_agrees_with_the_reference() {
 
 /// The exact value of `pos` by the solver (with null windows on both sides of
 /// it) and by the root search at 1 and 2 threads, each checked against `want`.
-fn check_solve<R: RuleSearch>(pos: &VariantPosition, want: i32) {
+fn check_solve<R: RuleSearch>(pos: &Position, want: i32) {
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(1).unwrap();
     let p = R::position(pos);
@@ -380,20 +381,20 @@ fn reversi_rule_cases() {
     let q = ["d4", "d5", "e4", "e5"]
         .iter()
         .fold(p, |q, m| q.play(mv(m)).unwrap());
-    assert_eq!(q.position.black().count_ones(), 2);
-    assert_eq!(q.position.white().count_ones(), 2);
+    assert_eq!(q.black().count_ones(), 2);
+    assert_eq!(q.white().count_ones(), 2);
     assert_eq!(q.discs_left, [30, 30]);
-    assert_eq!(q.position.side, Color::Black);
+    assert_eq!(q.side, Color::Black);
     // From the fifth move on, a move must flip.
     assert!(q.legal_moves().iter().all(|m| {
         let sq = m.square().unwrap();
-        q.position.board.flips(sq.index()) != 0
+        q.board.flips(sq.index()) != 0
     }));
     // A player out of discs cannot move; the other plays on alone.
     let mut out = q;
     out.discs_left = [0, 60];
     let state = State {
-        board: out.position.board,
+        board: out.board,
         left: [0, 60],
     };
     assert_eq!(Reversi::moves(Dispatch, &state), 0);
@@ -412,19 +413,13 @@ fn anti_reversi_scores_the_fewer_discs() {
     // Black a1, b1; White h8: the game is over; White has fewer discs and wins,
     // empties counting for nobody.
     let pos = Position::from_colors(0b11, 1 << 63, Color::Black).unwrap();
-    let p = VariantPosition::othello_like(Variant::Anti, pos);
+    let p = pos.othello_like(Variant::Anti);
     assert!(p.is_game_over());
     assert_eq!(p.final_score_black(), -1);
     let draw = Position::from_colors(1, 1 << 63, Color::White).unwrap();
-    assert_eq!(
-        VariantPosition::othello_like(Variant::Anti, draw).final_score_black(),
-        0
-    );
+    assert_eq!(draw.othello_like(Variant::Anti).final_score_black(), 0);
     // Othello scores the same board the other way, empties to the winner.
-    assert_eq!(
-        VariantPosition::othello_like(Variant::Othello, pos).final_score_black(),
-        62
-    );
+    assert_eq!(pos.othello_like(Variant::Othello).final_score_black(), 62);
 }
 
 #[test]
@@ -438,7 +433,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
     let (_, e) = &entries[17];
     let want = e.scores[0].1;
     assert_eq!(e.position.board.empty().count_ones(), 24);
-    let pos = VariantPosition::othello_like(Variant::Anti, e.position);
+    let pos = e.position.othello_like(Variant::Anti);
     let stop = AtomicBool::new(false);
     for threads in [1, 2] {
         let tt = TranspositionTable::new(64).unwrap();
@@ -463,7 +458,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
 }
 
 /// One move choice for `p` at depth 3 (exact at 8 empties) with `seed`.
-fn choose<R: RuleSearch>(p: &VariantPosition, seed: u64, tt: &TranspositionTable) -> SearchResult {
+fn choose<R: RuleSearch>(p: &Position, seed: u64, tt: &TranspositionTable) -> SearchResult {
     let stop = AtomicBool::new(false);
     let req = SearchRequest {
         limits: Limits {
@@ -497,7 +492,7 @@ fn self_play_finishes_legally_in_every_variant() {
                 plies += 1;
                 assert!(plies < 130);
             }
-            let discs = (p.position.black() | p.position.white()).count_ones();
+            let discs = (p.black() | p.white()).count_ones();
             assert!(discs >= 4, "{variant}");
         }
     }

@@ -2,8 +2,8 @@
 //!
 //! [`Board`] is the engine's view: two bitboards relative to the side to move,
 //! `Copy`, 16 bytes, with copy-make moves whose flips are computed once as a mask.
-//! [`Position`] adds the absolute colour of the side to move, for the formats and
-//! protocols. Rules implemented here:
+//! `rules::Position` adds the colour to move and the rule set. Rules implemented
+//! here:
 //! - a move places a disc on an empty square and turns every straight run of
 //!   opponent discs bounded by the new disc and a disc of the mover's, in all eight
 //!   directions; nothing else turns (flips never cascade);
@@ -245,102 +245,6 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
-
-/// A board with the absolute colour of the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
-    /// The discs, relative to `side`.
-    pub board: Board,
-    /// Who is to move.
-    pub side: Color,
-}
-
-impl Default for Position {
-    fn default() -> Position {
-        Position::START
-    }
-}
-
-impl Position {
-    /// The Othello start, Black to move.
-    pub const START: Position = Position {
-        board: Board::START,
-        side: Color::Black,
-    };
-
-    /// A position from Black's and White's discs; `None` if they overlap.
-    pub fn from_colors(black: u64, white: u64, side: Color) -> Option<Position> {
-        if black & white != 0 {
-            return None;
-        }
-        let board = match side {
-            Color::Black => Board::new(black, white),
-            Color::White => Board::new(white, black),
-        };
-        Some(Position { board, side })
-    }
-
-    /// Black's discs.
-    pub fn black(&self) -> u64 {
-        match self.side {
-            Color::Black => self.board.player,
-            Color::White => self.board.opponent,
-        }
-    }
-
-    /// White's discs.
-    pub fn white(&self) -> u64 {
-        match self.side {
-            Color::Black => self.board.opponent,
-            Color::White => self.board.player,
-        }
-    }
-
-    /// The position after `mv`, or why it is illegal. A pass is legal only when the
-    /// side to move has no move and the game is not over.
-    pub fn play(&self, mv: Move) -> Result<Position, IllegalMove> {
-        let board = match mv {
-            Move::Pass if self.board.moves() != 0 => return Err(IllegalMove::PassWithMoves),
-            Move::Pass if self.board.is_game_over() => return Err(IllegalMove::GameOver),
-            Move::Pass => self.board.pass(),
-            Move::Play(sq) => match self.board.play(sq) {
-                Some(b) => b,
-                None if self.board.empty() & sq.bit() == 0 => {
-                    return Err(IllegalMove::Occupied(sq));
-                }
-                None => return Err(IllegalMove::NoFlips(sq)),
-            },
-        };
-        Ok(Position {
-            board,
-            side: self.side.opposite(),
-        })
-    }
-
-    /// The legal moves as a list, squares in index order, or `[Pass]` when the side
-    /// to move must pass, or empty when the game is over.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let m = self.board.moves();
-        if m != 0 {
-            bitboard::Squares(m)
-                .filter_map(Square::new)
-                .map(Move::Play)
-                .collect()
-        } else if self.board.is_game_over() {
-            Vec::new()
-        } else {
-            vec![Move::Pass]
-        }
-    }
-
-    /// The final score from Black's point of view (see [`Board::final_score`]).
-    pub fn final_score_black(&self) -> i32 {
-        match self.side {
-            Color::Black => self.board.final_score(),
-            Color::White => -self.board.final_score(),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -28,9 +28,10 @@ mod worker;
 
 pub(crate) use worker::THREAD_NAME;
 
-use crate::board::{IllegalMove, Move, Position};
+use crate::board::{IllegalMove, Move};
+use crate::rules::Position;
+use crate::rules::Variant;
 use crate::rules::game::Game;
-use crate::rules::{Variant, VariantPosition};
 use crate::search::MultiPvIteration;
 use crate::search::{Level, Limits, NodeCounters, ScoreKind, SearchResult};
 use crate::tt::{TranspositionTable, TtError};
@@ -308,7 +309,7 @@ impl Engine {
         &self.game
     }
 
-    /// The current position.
+    /// The current position, with its rules and discs left.
     pub fn position(&self) -> Position {
         self.game.position()
     }
@@ -318,15 +319,10 @@ impl Engine {
         self.game = game;
     }
 
-    /// The current position with the variant and the discs left.
-    pub fn variant_position(&self) -> VariantPosition {
-        self.game.variant_position()
-    }
-
     /// Starts a new game from `start` (under its rules) and clears the table.
-    /// [`VariantPosition::under`] makes a set-up position one of the settings'
+    /// [`Position::under`] makes a set-up position one of the settings'
     /// variant, and `variant.start()` its own start.
-    pub fn new_game(&mut self, start: VariantPosition) -> Result<(), EngineError> {
+    pub fn new_game(&mut self, start: Position) -> Result<(), EngineError> {
         self.idle()?;
         self.game = Game::new(start);
         self.tt.clear();
@@ -440,7 +436,7 @@ impl Engine {
         self.nodes.reset();
         let time = match job {
             Job::Go { clock } => {
-                let empties = self.game.variant_position().position.board.empties();
+                let empties = self.game.position().board.empties();
                 time::move_limits(clock, self.settings.move_time, empties)
             }
             _ => None,

@@ -140,7 +140,7 @@ fn forced_pass_and_game_over() {
     // Black a1, White b1, White to move: White must pass.
     let pos: Position = format!("XO{} O", "-".repeat(62)).parse().unwrap();
     let mut e = engine("4");
-    e.new_game(pos.into()).unwrap();
+    e.new_game(pos).unwrap();
     e.start(Job::Go { clock: None }).unwrap();
     let r = finished(&e.wait()).result.clone().unwrap();
     assert_eq!(r.best, Some(Move::Pass));
@@ -233,7 +233,7 @@ fn contempt_is_taken_from_blacks_side() {
         assert_eq!(pos.board, board);
         for contempt in [100, -100] {
             let mut e = engine_at(level);
-            e.new_game(pos.into()).unwrap();
+            e.new_game(pos).unwrap();
             e.set_contempt(contempt);
             e.start(Job::Go { clock: None }).unwrap();
             let r = finished(&e.wait()).result.clone().unwrap();

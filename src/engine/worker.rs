@@ -8,7 +8,7 @@
 use super::{Event, Finished, Job, JobId, Settings};
 use crate::board::{Color, Move};
 use crate::eval::from_discs;
-use crate::rules::VariantPosition;
+use crate::rules::Position;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
 use crate::search::{Control, MultiPvIteration, NodeCounters, RuleSearch, multipv};
@@ -91,16 +91,16 @@ fn execute(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     if w.panic {
         panic!("injected fault: the fault-injection hook was armed");
     }
-    with_rules!(w.game.variant, R => execute_under::<R>(w, answered))
+    with_rules!(w.game.variant(), R => execute_under::<R>(w, answered))
 }
 
 /// The static evaluation of the game's position (see [`super::Engine::evaluate`]).
 pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
-    let pos = game.variant_position();
+    let pos = game.position();
     with_rules!(pos.variant, R => evaluate_under::<R>(&pos, settings))
 }
 
-fn evaluate_under<R: RuleSearch>(pos: &VariantPosition, settings: &Settings) -> (i32, ScoreKind) {
+fn evaluate_under<R: RuleSearch>(pos: &Position, settings: &Settings) -> (i32, ScoreKind) {
     let p = R::position(pos);
     if pos.is_game_over() {
         (from_discs(R::final_score(&p)), ScoreKind::Exact)
@@ -112,7 +112,7 @@ fn evaluate_under<R: RuleSearch>(pos: &VariantPosition, settings: &Settings) -> 
 /// The job under the rules `R`.
 fn execute_under<R: RuleSearch>(w: &Work, answered: &AtomicBool) -> Option<Finished> {
     let start = Instant::now();
-    let pos = w.game.variant_position();
+    let pos = w.game.position();
     match w.job {
         Job::Go { .. } => go::<R>(w, &pos, Choice::Move(w.time), start, answered),
         Job::Solve { wld } => go::<R>(w, &pos, Choice::Solve { wld }, start, answered),
@@ -124,7 +124,7 @@ fn execute_under<R: RuleSearch>(w: &Work, answered: &AtomicBool) -> Option<Finis
 /// A search request for `pos` from the job's settings.
 fn request<R: RuleSearch>(
     w: &Work,
-    pos: &VariantPosition,
+    pos: &Position,
     limits: Limits,
     time: Option<TimeLimit>,
 ) -> SearchRequest<R> {
@@ -133,7 +133,7 @@ fn request<R: RuleSearch>(
         seed: w.settings.seed,
         threads: w.settings.threads,
         time,
-        contempt: contempt_for(&w.settings, pos.position.side),
+        contempt: contempt_for(&w.settings, pos.side),
         ..SearchRequest::new(R::position(pos), w.settings.level)
     }
 }
@@ -160,7 +160,7 @@ enum Choice {
 /// soon as it has its answer (`None` then).
 fn go<R: RuleSearch>(
     w: &Work,
-    pos: &VariantPosition,
+    pos: &Position,
     choice: Choice,
     start: Instant,
     answered: &AtomicBool,
@@ -210,12 +210,12 @@ fn go<R: RuleSearch>(
 
 /// The best `lines` moves at every depth. When the side to move must pass, the
 /// opponent's best line is reported behind the pass, its score negated.
-fn hint<R: RuleSearch>(w: &Work, pos: &VariantPosition, lines: usize, start: Instant) -> Finished {
+fn hint<R: RuleSearch>(w: &Work, pos: &Position, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
     if !pos.is_game_over() {
         let passed = pos.must_pass();
         let board = R::position(pos);
-        let contempt = contempt_for(&w.settings, pos.position.side);
+        let contempt = contempt_for(&w.settings, pos.side);
         let req = SearchRequest::<R> {
             board: if passed { R::pass(&board) } else { board },
             limits: w.settings.limits(),
@@ -260,7 +260,7 @@ fn behind_pass(it: &MultiPvIteration) -> MultiPvIteration {
 fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
     let mut nodes = 0;
     let mut stopped = false;
-    let positions = w.game.variant_positions();
+    let positions = w.game.positions();
     for (ply, pos) in positions.iter().enumerate().rev() {
         if w.stop.load(Ordering::Relaxed) {
             stopped = true;

@@ -24,9 +24,10 @@ use super::game_type::parse_game_type;
 use super::move_item::{GgfMove, parse_move_item};
 use super::position::{Cell, scan_side, scan_squares, squares_with};
 use super::{Clock, ErrorKind, ParseError, char_at, skip_ws};
-use crate::board::{Color, IllegalMove, Move, Position};
+use crate::board::{Color, IllegalMove, Move};
+use crate::rules::Position;
 use crate::rules::game::Game;
-use crate::rules::{REVERSI_DISCS, UnknownVariant, Variant, VariantPosition};
+use crate::rules::{REVERSI_DISCS, UnknownVariant, Variant};
 use std::fmt;
 use std::str::FromStr;
 
@@ -97,21 +98,21 @@ impl GgfGame {
     /// A record of `game`'s start and moves (no evals or times), `GM[Othello]`;
     /// a variant game names its variant (and Reversi its discs left).
     pub fn from_game(game: &Game) -> GgfGame {
-        let variant = (game.variant != Variant::Othello).then_some(game.variant);
+        let variant = (game.variant() != Variant::Othello).then_some(game.variant());
         GgfGame {
             moves: game.moves.iter().map(|&mv| GgfMove::from(mv)).collect(),
             variant,
-            discs_left: (game.variant == Variant::Reversi).then_some(game.start_discs_left),
+            discs_left: (game.variant() == Variant::Reversi).then_some(game.start.discs_left),
             ..GgfGame::new(game.start)
         }
     }
 
     /// The start under the record's variant, or `default` when it names none;
     /// `None` for a start that historical Reversi cannot have.
-    pub fn variant_start(&self, default: Variant) -> Option<VariantPosition> {
+    pub fn start_under(&self, default: Variant) -> Option<Position> {
         match self.variant.unwrap_or(default) {
-            Variant::Reversi => VariantPosition::reversi(self.start, self.discs_left),
-            v => Some(VariantPosition::othello_like(v, self.start)),
+            Variant::Reversi => self.start.reversi(self.discs_left),
+            v => Some(self.start.othello_like(v)),
         }
     }
 
@@ -123,7 +124,7 @@ impl GgfGame {
     /// this fails under those rules only for a record edited by hand.
     pub fn to_game(&self, default: Variant) -> Result<Game, (usize, IllegalMove)> {
         let start = self
-            .variant_start(default)
+            .start_under(default)
             .ok_or((0, IllegalMove::GameOver))?;
         Game::from_moves(start, self.moves.iter().map(|m| m.mv))
     }
@@ -333,7 +334,7 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
         let msg = "GGF record has no BO tag (start position)";
         ParseError::new(ErrorKind::Missing, msg, text, start, end)
     })?;
-    let start = g.variant_start(Variant::Othello).ok_or_else(|| {
+    let start = g.start_under(Variant::Othello).ok_or_else(|| {
         let msg = "BO (with DL) is not a position of historical reversi";
         ParseError::new(ErrorKind::IllegalMove, msg, text, start, end)
     })?;
@@ -350,7 +351,7 @@ fn parse_discs_left(value: &str) -> Option<[u8; 2]> {
 
 /// The moves of the move tags, checked from `start`, with omitted forced passes
 /// inserted.
-fn replay(text: &str, start: VariantPosition, tags: &[Tag]) -> Result<Vec<GgfMove>, ParseError> {
+fn replay(text: &str, start: Position, tags: &[Tag]) -> Result<Vec<GgfMove>, ParseError> {
     let mut moves = Vec::with_capacity(tags.len());
     let mut pos = start;
     for (k, tag) in tags.iter().enumerate() {
@@ -362,13 +363,13 @@ fn replay(text: &str, start: VariantPosition, tags: &[Tag]) -> Result<Vec<GgfMov
         } else {
             Color::White
         };
-        if color != pos.position.side {
+        if color != pos.side {
             // Only a forced pass is legal, so only a forced pass is inserted.
             pos = pos.play(Move::Pass).map_err(|_| {
                 illegal(format!(
                     "move {} is out of turn: {} is to move",
                     k + 1,
-                    pos.position.side
+                    pos.side
                 ))
             })?;
             moves.push(GgfMove::from(Move::Pass));

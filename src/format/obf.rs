@@ -15,8 +15,8 @@
 
 use super::position::parse_board_prefix;
 use super::{ErrorKind, ParseError, char_at, skip_ws};
-use crate::board::{Move, Position};
-use crate::rules::game::play_checked;
+use crate::board::Move;
+use crate::rules::Position;
 use std::fmt;
 use std::str::FromStr;
 
@@ -65,7 +65,7 @@ pub fn parse_obf_line(line: &str) -> Result<ObfEntry, ParseError> {
                 end,
             )
         })?;
-        if let Err(e) = play_checked(&position, mv) {
+        if let Err(e) = position.play(mv) {
             return Err(ParseError::new(
                 ErrorKind::IllegalMove,
                 format!("scored move '{text}' is illegal in this position: {e}"),

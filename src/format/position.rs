@@ -13,7 +13,8 @@
 //! `---------------------------OX------XO--------------------------- X`.
 
 use super::{ErrorKind, ParseError, char_at, skip_ws};
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Square};
+use crate::rules::Position;
 use std::fmt;
 use std::str::FromStr;
 

@@ -14,18 +14,18 @@
 
 use super::{ErrorKind, ParseError, char_at};
 use crate::board::{IllegalMove, Move, Square};
-use crate::rules::VariantPosition;
+use crate::rules::Position;
 use crate::rules::game::Game;
 
 /// Reads the transcript `text` as moves played from `start`, under its variant
-/// (a bare [`Position`](crate::board::Position) is Othello's; for historical
+/// (a bare [`Position`](crate::rules::Position) is Othello's; for historical
 /// Reversi the transcript begins with the four centre placements). Errors name
 /// the offending token and its offset; an illegal move also gives its 1-based
 /// number in the game (passes counted).
-pub fn parse_transcript(start: impl Into<VariantPosition>, text: &str) -> Result<Game, ParseError> {
+pub fn parse_transcript(start: impl Into<Position>, text: &str) -> Result<Game, ParseError> {
     struct Record {
         game: Game,
-        pos: VariantPosition,
+        pos: Position,
     }
     impl Moves for Record {
         fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
@@ -134,7 +134,6 @@ pub fn write_transcript(game: &Game) -> String {
 mod tests {
     use super::*;
     use crate::board::IllegalMove;
-    use crate::board::Position;
 
     fn start_game(text: &str) -> Result<Game, ParseError> {
         parse_transcript(Position::START, text)

@@ -111,9 +111,8 @@ impl Gtp {
     /// Plays `color`'s `mv`, inserting the pass of the side to move if it must
     /// pass; on failure the game is unchanged.
     fn play(cx: &mut Ctx, color: Color, mv: Move) -> Result<String, String> {
-        let vpos = cx.engine.variant_position();
-        let pos = vpos.position;
-        let inserted = color != pos.side && vpos.must_pass();
+        let pos = cx.engine.position();
+        let inserted = color != pos.side && pos.must_pass();
         if color != pos.side && !inserted {
             return Err("illegal move".into());
         }
@@ -133,18 +132,18 @@ impl Gtp {
 
     /// Starts a genmove (or answers at once when there is nothing to search).
     fn genmove(&mut self, cx: &mut Ctx, id: Option<&str>, color: Color, play: bool) {
-        let mut pos = cx.engine.variant_position();
+        let mut pos = cx.engine.position();
         if pos.is_game_over() {
             return Self::respond(cx, id, Ok("pass".into()));
         }
         let mut inserted = false;
-        let side = pos.position.side;
+        let side = pos.side;
         if color != side {
             if !pos.must_pass() {
                 return Self::respond(cx, id, Err(format!("wrong color: {side} is to move")));
             }
             inserted = cx.engine.play(Move::Pass).is_ok();
-            pos = cx.engine.variant_position();
+            pos = cx.engine.position();
         }
         if pos.must_pass() {
             if play {
@@ -205,8 +204,7 @@ impl Gtp {
         cx: &mut Ctx,
         id: Option<&str>,
     ) -> Option<Result<String, String>> {
-        let vpos = cx.engine.variant_position();
-        let pos = vpos.position;
+        let pos = cx.engine.position();
         let ok = |s: &str| Some(Ok(s.to_string()));
         match cmd {
             Command::ProtocolVersion => ok("2"),
@@ -227,7 +225,7 @@ impl Gtp {
             Command::BoardSize(_) => Some(Err("unacceptable size".into())),
             Command::ClearBoard => Some(
                 cx.engine
-                    .new_game(vpos.variant.start())
+                    .new_game(pos.variant.start())
                     .map(|()| String::new())
                     .map_err(|e| e.to_string()),
             ),
@@ -243,7 +241,7 @@ impl Gtp {
                 Some(_) => ok(""),
                 None => Some(Err("cannot undo".into())),
             },
-            Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&vpos, false).join("\n")))),
+            Command::Showboard => Some(Ok(format!("\n{}", board_diagram(&pos, false).join("\n")))),
             Command::TimeSettings(main, period, stones) => {
                 self.set_time(main.get(), period.get(), stones);
                 ok("")
@@ -253,8 +251,8 @@ impl Gtp {
                 self.clocks[side(color)] = Some(SideClock { left, stones });
                 ok("")
             }
-            Command::FinalScore => Some(if vpos.is_game_over() {
-                Ok(result_text(&vpos))
+            Command::FinalScore => Some(if pos.is_game_over() {
+                Ok(result_text(&pos))
             } else {
                 Err("cannot score".into())
             }),
@@ -262,7 +260,7 @@ impl Gtp {
             // The game in play already: nothing changes (controllers send it
             // before every game); another game starts anew.
             Command::SetGame(name) => Some(match game_variant(&name) {
-                Some(v) if v == vpos.variant => Ok(String::new()),
+                Some(v) if v == pos.variant => Ok(String::new()),
                 Some(v) => cx
                     .engine
                     .set_variant(v)
@@ -271,13 +269,13 @@ impl Gtp {
                 None => Err("unsupported game".into()),
             }),
             Command::ListGames => Some(Ok(Variant::ALL.map(Variant::gtp_name).join("\n"))),
-            Command::RulesGameId => ok(Variant::gtp_name(vpos.variant)),
+            Command::RulesGameId => ok(Variant::gtp_name(pos.variant)),
             Command::RulesBoard => Some(Ok(rules_board(&pos))),
             Command::RulesBoardSize => ok("8"),
-            Command::RulesLegalMoves => Some(Ok(legal_moves_text(&vpos))),
+            Command::RulesLegalMoves => Some(Ok(legal_moves_text(&pos))),
             Command::RulesSideToMove => Some(Ok(pos.side.to_string())),
-            Command::RulesFinalResult => Some(Ok(if vpos.is_game_over() {
-                result_text(&vpos)
+            Command::RulesFinalResult => Some(Ok(if pos.is_game_over() {
+                result_text(&pos)
             } else {
                 "unknown".into()
             })),
@@ -295,7 +293,7 @@ impl Gtp {
                 cx.engine.set_seed(s);
                 Ok::<(), String>(())
             })),
-            Command::Variant(v) => Some(setting(v, vpos.variant, |v| cx.engine.set_variant(v))),
+            Command::Variant(v) => Some(setting(v, pos.variant, |v| cx.engine.set_variant(v))),
         }
     }
 }
@@ -363,9 +361,7 @@ fn load(cx: &mut Ctx, file: &str, number: Option<usize>) -> Result<String, Strin
     if let Some(n) = number {
         game.moves.truncate(n.saturating_sub(1));
     }
-    cx.engine
-        .new_game(game.variant_start())
-        .map_err(|e| e.to_string())?;
+    cx.engine.new_game(game.start).map_err(|e| e.to_string())?;
     cx.engine.set_game(game);
     Ok(String::new())
 }

@@ -8,11 +8,12 @@
 //! two decimals; times and node counts are plain decimals.
 
 use super::{Ctx, Flow, Handler};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move};
 use crate::engine::time::ggf_clock;
 use crate::engine::{Event, Job, MAX_THREADS};
 use crate::eval::to_discs;
 use crate::format::{GgfGame, GgfMove, parse_ggf, parse_move_item};
+use crate::rules::Position;
 use crate::rules::Variant;
 use crate::search::PvLine;
 use crate::search::ScoreKind;
@@ -313,13 +314,12 @@ impl NBoard {
         if self.refuse_request("go", cx) {
             return;
         }
-        let rules = cx.engine.variant_position();
-        let position = rules.position;
-        if rules.is_game_over() {
+        let position = cx.engine.position();
+        if position.is_game_over() {
             cx.out.line("status go: the game is over, there is no move");
             return;
         }
-        if rules.must_pass() {
+        if position.must_pass() {
             cx.out.line("=== PA");
             return;
         }
@@ -487,7 +487,7 @@ impl Handler for NBoard {
             _ => return,
         };
         self.running = None;
-        let pos = cx.engine.variant_position();
+        let pos = cx.engine.position();
         if pos.must_pass() {
             cx.out.line("=== PA");
         } else if let Some(&mv) = pos.legal_moves().first() {

@@ -1,7 +1,7 @@
 //! Text shared by the dialects: board diagrams, colours, move lists.
 
 use crate::board::{Color, Move};
-use crate::rules::{UNLIMITED, VariantPosition};
+use crate::rules::{Position, UNLIMITED};
 
 /// A colour word: `b`, `black`, `w`, `white` in any case.
 pub(crate) fn parse_color(s: &str) -> Option<Color> {
@@ -14,7 +14,7 @@ pub(crate) fn parse_color(s: &str) -> Option<Color> {
 
 /// The legal moves in lower case, a pass as `pass`, separated by spaces (empty
 /// when the game is over).
-pub(crate) fn legal_moves_text(pos: &VariantPosition) -> String {
+pub(crate) fn legal_moves_text(pos: &Position) -> String {
     pos.legal_moves()
         .iter()
         .map(|m| move_lower(*m))
@@ -31,7 +31,7 @@ pub(crate) fn move_lower(mv: Move) -> String {
 }
 
 /// The final result from Black's point of view: `B+n`, `W+n` or `0`.
-pub(crate) fn result_text(pos: &VariantPosition) -> String {
+pub(crate) fn result_text(pos: &Position) -> String {
     match pos.final_score_black() {
         0 => "0".to_string(),
         n if n > 0 => format!("B+{n}"),
@@ -43,8 +43,8 @@ pub(crate) fn result_text(pos: &VariantPosition) -> String {
 /// white, `.` empty and, with `mark_legal`, `*` for the legal moves; then a
 /// status line (whose turn, disc counts, discs left in historical Reversi,
 /// legal moves).
-pub(crate) fn board_diagram(pos: &VariantPosition, mark_legal: bool) -> Vec<String> {
-    let (black, white) = (pos.position.black(), pos.position.white());
+pub(crate) fn board_diagram(pos: &Position, mark_legal: bool) -> Vec<String> {
+    let (black, white) = (pos.black(), pos.white());
     let legal = if mark_legal { pos.moves() } else { 0 };
     let mut out = Vec::with_capacity(11);
     out.push("  a b c d e f g h".to_string());
@@ -75,7 +75,7 @@ pub(crate) fn board_diagram(pos: &VariantPosition, mark_legal: bool) -> Vec<Stri
     {
         counts.push_str(&format!(", discs left X {b}, O {w}"));
     }
-    let mover = match pos.position.side {
+    let mover = match pos.side {
         Color::Black => "X (black)",
         Color::White => "O (white)",
     };
@@ -128,11 +128,10 @@ mod tests {
         }
         assert_eq!(parse_color("x"), None);
         let over = Position::from_colors(3, 0, Color::White).unwrap();
-        let over = VariantPosition::othello_like(Variant::Othello, over);
         assert_eq!(result_text(&over), "B+64");
         assert!(board_diagram(&over, true)[10].contains("black wins by 64"));
         // Anti-Reversi: the fewer discs win, empties to nobody.
-        let anti = VariantPosition {
+        let anti = Position {
             variant: Variant::Anti,
             ..over
         };

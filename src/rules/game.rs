@@ -5,23 +5,18 @@
 //! cached: it is recomputed by replaying (a game has at most about 60 moves), so
 //! it can never disagree with the public fields.
 
-use crate::board::{IllegalMove, Move, Position};
-use crate::rules::{Variant, VariantPosition};
+use crate::board::{IllegalMove, Move};
+use crate::rules::{Position, Variant};
 
 /// A start position plus every move played from it, each one legal under the
-/// game's variant.
+/// start's rules.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     /// The position before the first move (any set-up position, either side to
-    /// move).
+    /// move), with its rules and discs left.
     pub start: Position,
     /// The moves played, in order, passes included.
     pub moves: Vec<Move>,
-    /// The rules (Othello unless set).
-    pub variant: Variant,
-    /// Discs left to place at the start, Black's then White's (historical
-    /// Reversi; [`UNLIMITED`](crate::rules::UNLIMITED) otherwise).
-    pub start_discs_left: [u8; 2],
 }
 
 impl Default for Game {
@@ -31,31 +26,23 @@ impl Default for Game {
 }
 
 impl Game {
-    /// A game with no moves yet from `start`, under its variant (a bare
-    /// [`Position`] is Othello's).
-    pub fn new(start: impl Into<VariantPosition>) -> Game {
-        let start = start.into();
+    /// A game with no moves yet from `start`, under its rules.
+    pub fn new(start: Position) -> Game {
         Game {
-            start: start.position,
+            start,
             moves: Vec::new(),
-            variant: start.variant,
-            start_discs_left: start.discs_left,
         }
     }
 
-    /// The start with its variant.
-    pub fn variant_start(&self) -> VariantPosition {
-        VariantPosition {
-            variant: self.variant,
-            position: self.start,
-            discs_left: self.start_discs_left,
-        }
+    /// The rules the game is played under.
+    pub fn variant(&self) -> Variant {
+        self.start.variant
     }
 
     /// A game from `start` and `moves`, or the index of the first illegal move and
     /// why it is illegal.
     pub fn from_moves(
-        start: impl Into<VariantPosition>,
+        start: Position,
         moves: impl IntoIterator<Item = Move>,
     ) -> Result<Game, (usize, IllegalMove)> {
         let mut game = Game::new(start);
@@ -68,7 +55,7 @@ impl Game {
     /// Plays `mv` after checking it is legal in the current position (a pass only
     /// when the side to move has no move and the game is not over).
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.variant_position().play(mv)?;
+        self.position().play(mv)?;
         self.moves.push(mv);
         Ok(())
     }
@@ -84,19 +71,12 @@ impl Game {
         self.positions().last().copied().unwrap_or(self.start)
     }
 
-    /// The current position with its variant and discs left.
-    pub fn variant_position(&self) -> VariantPosition {
-        self.variant_positions()
-            .last()
-            .copied()
-            .unwrap_or(self.variant_start())
-    }
-
-    /// Every position from the start, with the variant and discs left (see
-    /// [`Game::positions`]).
-    pub fn variant_positions(&self) -> Vec<VariantPosition> {
+    /// Every position from the start to the current one: `len() + 1` of them for a
+    /// legal game (fewer if `moves` was edited into an illegal sequence: replay
+    /// stops before the first illegal move).
+    pub fn positions(&self) -> Vec<Position> {
         let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut pos = self.variant_start();
+        let mut pos = self.start;
         out.push(pos);
         for &mv in &self.moves {
             match pos.play(mv) {
@@ -106,16 +86,6 @@ impl Game {
             out.push(pos);
         }
         out
-    }
-
-    /// Every position from the start to the current one: `len() + 1` of them for a
-    /// legal game (fewer if `moves` was edited into an illegal sequence: replay
-    /// stops before the first illegal move).
-    pub fn positions(&self) -> Vec<Position> {
-        self.variant_positions()
-            .iter()
-            .map(|p| p.position)
-            .collect()
     }
 
     /// The number of moves played, passes included.
@@ -130,17 +100,7 @@ impl Game {
 
     /// Whether neither side can move in the current position.
     pub fn is_over(&self) -> bool {
-        self.variant_position().is_game_over()
-    }
-}
-
-/// `pos.play(mv)`, except that any move in a finished game is refused as
-/// [`IllegalMove::GameOver`] (rather than as a square that flips nothing).
-pub(crate) fn play_checked(pos: &Position, mv: Move) -> Result<Position, IllegalMove> {
-    if pos.board.is_game_over() {
-        Err(IllegalMove::GameOver)
-    } else {
-        pos.play(mv)
+        self.position().is_game_over()
     }
 }
 

@@ -16,20 +16,21 @@
 //!   count for nobody.
 //!
 //! [`State`] is a side-relative position with the discs left (the search's
-//! view of Reversi); [`VariantPosition`] adds the colour to move, for the
-//! formats and protocols. The search sees every rule set through
+//! view of Reversi); [`Position`] adds the colour to move and the rule set, for
+//! the formats, the protocols and the engine. The search sees every rule set through
 //! [`rules::Rules`].
 
 pub mod game;
 pub mod perft;
+mod position;
 mod sets;
+
+pub use position::Position;
 
 pub(crate) use sets::with_rules;
 pub use sets::{Anti, Othello, Reversi, Rules};
 
-use crate::board::bitboard::Squares;
-use crate::board::movegen::Dispatch;
-use crate::board::{Board, Color, IllegalMove, Move, Position, Square};
+use crate::board::{Board, Color};
 use std::fmt;
 use std::str::FromStr;
 
@@ -76,17 +77,15 @@ impl Variant {
     }
 
     /// The start of a game.
-    pub fn start(self) -> VariantPosition {
+    pub fn start(self) -> Position {
         match self {
-            Variant::Reversi => VariantPosition {
+            Variant::Reversi => Position {
+                board: Board::new(0, 0),
+                side: Color::Black,
                 variant: self,
-                position: Position {
-                    board: Board::new(0, 0),
-                    side: Color::Black,
-                },
                 discs_left: [REVERSI_DISCS; 2],
             },
-            _ => VariantPosition::othello_like(self, Position::START),
+            _ => Position::START.othello_like(self),
         }
     }
 }
@@ -186,190 +185,6 @@ impl State {
     }
 }
 
-/// A position under a variant with the colour to move: what the formats and the
-/// protocols hold.
-///
-/// As text (for Reversi): a board string, optionally followed by the discs
-/// Black and White have left ([`split_discs_left`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VariantPosition {
-    /// The rules.
-    pub variant: Variant,
-    /// The discs and the side to move.
-    pub position: Position,
-    /// Discs left to place, Black's then White's ([`UNLIMITED`] outside Reversi).
-    pub discs_left: [u8; 2],
-}
-
-impl From<Position> for VariantPosition {
-    /// `position` under Othello's rules.
-    fn from(position: Position) -> VariantPosition {
-        VariantPosition::othello_like(Variant::Othello, position)
-    }
-}
-
-impl VariantPosition {
-    /// `position` under `variant`, with the discs each side has left (Black's,
-    /// White's), which only historical Reversi has (without them, no pass is
-    /// assumed so far: see [`VariantPosition::reversi`]); `None` when the
-    /// position is not one of that variant.
-    pub fn under(
-        variant: Variant,
-        position: Position,
-        discs_left: Option<[u8; 2]>,
-    ) -> Option<VariantPosition> {
-        match variant {
-            Variant::Reversi => VariantPosition::reversi(position, discs_left),
-            _ if discs_left.is_some() => None,
-            v => Some(VariantPosition::othello_like(v, position)),
-        }
-    }
-
-    /// `position` under Othello-like rules (no disc limit).
-    pub fn othello_like(variant: Variant, position: Position) -> VariantPosition {
-        VariantPosition {
-            variant,
-            position,
-            discs_left: [UNLIMITED; 2],
-        }
-    }
-
-    /// A Reversi position from its discs and the discs left to place (Black's,
-    /// White's). Without `discs_left`, no pass is assumed so far: Black has placed
-    /// the larger half of the discs on the board. `None` when the counts do not
-    /// add up to the empties, exceed 32, or the centre is not filled after the
-    /// opening.
-    pub fn reversi(position: Position, discs_left: Option<[u8; 2]>) -> Option<VariantPosition> {
-        let empties = position.board.empties() as u8;
-        let left = discs_left.unwrap_or_else(|| {
-            // Without passes Black has placed ceil(n/2) and White floor(n/2).
-            let placed = 64 - empties;
-            [
-                REVERSI_DISCS - placed.div_ceil(2),
-                REVERSI_DISCS - placed / 2,
-            ]
-        });
-        let valid = left.iter().all(|&n| n <= REVERSI_DISCS)
-            && u32::from(left[0]) + u32::from(left[1]) == u32::from(empties)
-            && (position.board.empties() > 60
-                || (position.black() | position.white()) & CENTRE == CENTRE);
-        valid.then_some(VariantPosition {
-            variant: Variant::Reversi,
-            position,
-            discs_left: left,
-        })
-    }
-
-    /// The side-relative state.
-    pub fn state(&self) -> State {
-        let [black, white] = self.discs_left;
-        let left = match self.position.side {
-            Color::Black => [black, white],
-            Color::White => [white, black],
-        };
-        State {
-            board: self.position.board,
-            left,
-        }
-    }
-
-    /// The position of `state` (side-relative) with `side` to move: the
-    /// inverse of [`state`](Self::state).
-    fn from_state(variant: Variant, side: Color, state: State) -> VariantPosition {
-        let [mover, other] = state.left;
-        VariantPosition {
-            variant,
-            position: Position {
-                board: state.board,
-                side,
-            },
-            discs_left: match side {
-                Color::Black => [mover, other],
-                Color::White => [other, mover],
-            },
-        }
-    }
-
-    /// The moves of the side to move as a list, `[Pass]` when it must pass,
-    /// empty when the game is over.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let m = self.moves();
-        if m != 0 {
-            Squares(m).filter_map(Square::new).map(Move::Play).collect()
-        } else if self.is_game_over() {
-            Vec::new()
-        } else {
-            vec![Move::Pass]
-        }
-    }
-
-    /// Whether neither side can move.
-    pub fn is_game_over(&self) -> bool {
-        with_rules!(self.variant, R => game_over::<R>(&R::position(self)))
-    }
-
-    /// The legal moves of the side to move as a bitboard.
-    pub fn moves(&self) -> u64 {
-        with_rules!(self.variant, R => R::moves(Dispatch, &R::position(self)))
-    }
-
-    /// Whether the side to move has no move but the opponent has one.
-    pub fn must_pass(&self) -> bool {
-        self.moves() == 0 && !self.is_game_over()
-    }
-
-    /// The position after `mv`, or why it is illegal (any move in a finished
-    /// game is [`IllegalMove::GameOver`]).
-    pub fn play(&self, mv: Move) -> Result<VariantPosition, IllegalMove> {
-        with_rules!(self.variant, R => self.play_under::<R>(mv))
-    }
-
-    /// [`play`](Self::play) under the rules `R` (this position's).
-    fn play_under<R: Rules>(&self, mv: Move) -> Result<VariantPosition, IllegalMove> {
-        let p = R::position(self);
-        if game_over::<R>(&p) {
-            return Err(IllegalMove::GameOver);
-        }
-        let moves = R::moves(Dispatch, &p);
-        let next = match mv {
-            Move::Pass if moves != 0 => return Err(IllegalMove::PassWithMoves),
-            Move::Pass => R::pass(&p),
-            Move::Play(sq) if moves & sq.bit() != 0 => {
-                R::make(&p, sq.index(), R::flips(Dispatch, &p, sq.index()))
-            }
-            Move::Play(sq) if R::board(&p).empty() & sq.bit() == 0 => {
-                return Err(IllegalMove::Occupied(sq));
-            }
-            Move::Play(sq) => return Err(R::refusal(&p, sq)),
-        };
-        let side = self.position.side.opposite();
-        Ok(VariantPosition::from_state(
-            self.variant,
-            side,
-            R::state(&next),
-        ))
-    }
-
-    /// The final score of a finished game for the side to move.
-    pub fn final_score(&self) -> i32 {
-        with_rules!(self.variant, R => R::final_score(&R::position(self)))
-    }
-
-    /// The final score from Black's point of view.
-    pub fn final_score_black(&self) -> i32 {
-        let s = self.final_score();
-        match self.position.side {
-            Color::Black => s,
-            Color::White => -s,
-        }
-    }
-}
-
-/// Whether neither side can move in `p` under the rules `R`.
-fn game_over<R: Rules>(p: &R::Pos) -> bool {
-    R::moves(Dispatch, p) == 0 && R::moves(Dispatch, &R::pass(p)) == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,7 +199,7 @@ mod tests {
         assert_eq!(split_discs_left("a b 999"), ("a b 999", None));
         // The counts must add up to the empties.
         let p: Position = board.parse().unwrap();
-        assert!(VariantPosition::reversi(p, Some([30, 31])).is_none());
-        assert!(VariantPosition::reversi(p, Some([32, 32])).is_some());
+        assert!(p.reversi(Some([30, 31])).is_none());
+        assert!(p.reversi(Some([32, 32])).is_some());
     }
 }

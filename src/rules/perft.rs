@@ -12,7 +12,7 @@
 //! count splits the tree a few plies below the root over rayon's pool. The
 //! other rule sets count through the [`Rules`] operations.
 
-use super::VariantPosition;
+use super::Position;
 use super::sets::{Rules, with_rules};
 use crate::board::Board;
 use crate::board::bitboard::Squares;
@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 /// Counts the leaves `depth` plies below `pos` under its variant's rules,
 /// sharing the root's moves over rayon's pool.
-pub fn perft_position(pos: &VariantPosition, depth: u32) -> u64 {
+pub fn perft_position(pos: &Position, depth: u32) -> u64 {
     with_rules!(pos.variant, R => perft_parallel::<R>(R::position(pos), depth))
 }
 

@@ -12,7 +12,7 @@
 //! ordering, the last-empties fast path) is the search's own business:
 //! `crate::search::RuleSearch`.
 
-use super::{CENTRE, State, UNLIMITED, Variant, VariantPosition};
+use super::{CENTRE, Position, State, UNLIMITED, Variant};
 use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
@@ -55,7 +55,7 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     const OTHELLO_MOVES: bool = false;
 
     /// The position of `pos` (which must be of this variant).
-    fn position(pos: &VariantPosition) -> Self::Pos;
+    fn position(pos: &Position) -> Self::Pos;
 
     /// The discs, side-relative.
     fn board(p: &Self::Pos) -> &Board;
@@ -115,8 +115,8 @@ impl Rules for Othello {
     const VARIANT: Variant = Variant::Othello;
     const OTHELLO_MOVES: bool = true;
 
-    fn position(pos: &VariantPosition) -> Board {
-        pos.position.board
+    fn position(pos: &Position) -> Board {
+        pos.board
     }
     #[inline(always)]
     fn board(p: &Board) -> &Board {
@@ -165,7 +165,7 @@ impl Rules for Anti {
     const VARIANT: Variant = Variant::Anti;
     const OTHELLO_MOVES: bool = true;
 
-    fn position(pos: &VariantPosition) -> Board {
+    fn position(pos: &Position) -> Board {
         Othello::position(pos)
     }
     #[inline(always)]
@@ -211,7 +211,7 @@ impl Rules for Reversi {
     type Pos = State;
     const VARIANT: Variant = Variant::Reversi;
 
-    fn position(pos: &VariantPosition) -> State {
+    fn position(pos: &Position) -> State {
         pos.state()
     }
     #[inline(always)]

@@ -213,8 +213,8 @@ pub(super) fn beside_helpers<R: RuleSearch, T>(
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::board::Position;
     use crate::rules::Othello;
+    use crate::rules::Position;
     use crate::search::Level;
     use std::sync::Mutex;
     use std::time::Duration;

@@ -13,7 +13,7 @@
 use crate::engine::{Engine, Event, Job, Settings};
 use crate::eval::to_discs;
 use crate::format::ObfEntry;
-use crate::rules::{Variant, VariantPosition};
+use crate::rules::{Position, Variant};
 use crate::search::{Level, SearchResult, Selectivity};
 use crate::tools::obf_lines::obf_entries;
 use anyhow::{Context, Result, anyhow, bail};
@@ -211,7 +211,9 @@ pub fn measure(
     entry: &ObfEntry,
     variant: Variant,
 ) -> Result<Measured> {
-    let pos = VariantPosition::under(variant, entry.position, None)
+    let pos = entry
+        .position
+        .under(variant, None)
         .ok_or_else(|| anyhow!("line {line}: not a position of {variant}"))?;
     let legal = pos.legal_moves();
     if legal.is_empty() {
@@ -236,7 +238,7 @@ pub fn measure(
         .ok_or_else(|| anyhow!("line {line}: the chosen move {best} has no exact score"))?;
     Ok(Measured {
         line,
-        empties: pos.position.board.empties(),
+        empties: pos.board.empties(),
         chosen: best.to_string(),
         score: to_discs(r.score),
         exact,
@@ -247,7 +249,7 @@ pub fn measure(
 }
 
 /// The engine's move choice in `pos`, with a fresh table.
-fn search(engine: &mut Engine, pos: VariantPosition) -> Result<SearchResult> {
+fn search(engine: &mut Engine, pos: Position) -> Result<SearchResult> {
     engine.new_game(pos)?;
     engine.start(Job::Go { clock: None })?;
     match engine.wait().pop() {

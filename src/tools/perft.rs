@@ -3,7 +3,7 @@
 
 use crate::Position;
 use crate::format;
-use crate::rules::{self, Variant, VariantPosition};
+use crate::rules::{self, Variant};
 use anyhow::{Context, Result};
 use std::time::Instant;
 
@@ -28,17 +28,17 @@ pub struct PerftArgs {
 
 /// A position under `variant`: a board string, or a transcript from the
 /// variant's start.
-pub fn parse_variant_position(text: &str, variant: Variant) -> Result<VariantPosition> {
+pub fn parse_position_under(text: &str, variant: Variant) -> Result<Position> {
     let (board, left) = match variant {
         Variant::Reversi => rules::split_discs_left(text),
         _ => (text, None),
     };
     match board.parse::<Position>() {
-        Ok(p) if variant == Variant::Reversi => VariantPosition::reversi(p, left)
+        Ok(p) if variant == Variant::Reversi => p.reversi(left)
             .with_context(|| format!("'{text}' is not a position of historical reversi")),
-        Ok(p) => Ok(VariantPosition::othello_like(variant, p)),
+        Ok(p) => Ok(p.othello_like(variant)),
         Err(board_err) => format::parse_transcript(variant.start(), text)
-            .map(|g| g.variant_position())
+            .map(|g| g.position())
             .map_err(|moves_err| {
                 anyhow::anyhow!(
                     "'{text}' is neither a board string ({board_err}) nor a transcript ({moves_err})"
@@ -58,7 +58,7 @@ pub fn run_perft(args: PerftArgs) -> Result<()> {
         variant,
     } = args;
     let pos = match &position {
-        Some(text) => parse_variant_position(text, variant)?,
+        Some(text) => parse_position_under(text, variant)?,
         None => variant.start(),
     };
     let pool = rayon::ThreadPoolBuilder::new()

@@ -6,7 +6,7 @@ use crate::engine::{Engine, Event, Job, Settings};
 use crate::eval::whole_discs;
 use crate::format::ObfEntry;
 use crate::rules::game::Game;
-use crate::rules::{Variant, VariantPosition};
+use crate::rules::{Position, Variant};
 use crate::search::{ScoreKind, SearchResult};
 use crate::tools::obf_lines::obf_entries;
 use anyhow::{Context, Result};
@@ -187,7 +187,7 @@ fn solve_every_move(
     let scores: Vec<(Move, i32)> = scored.iter().map(|&(mv, s, _)| (mv, s)).collect();
     PositionReport {
         index,
-        empties: pos.position.board.empties(),
+        empties: pos.board.empties(),
         best: best.map(|(mv, _, _)| mv.to_string()),
         score: best.map_or_else(|| pos.final_score(), |&(_, s, _)| s),
         nodes,
@@ -212,17 +212,17 @@ fn solve_every_move(
 
 /// The entry's position under `variant`; `None` for a Reversi position that
 /// no game without passes reaches (checked before solving).
-fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<VariantPosition> {
-    VariantPosition::under(variant, entry.position, None)
+fn variant_start(entry: &ObfEntry, variant: Variant) -> Option<Position> {
+    entry.position.under(variant, None)
 }
 
 /// [`variant_start`] of an entry [`next_entry`] has checked.
-fn start_of(entry: &ObfEntry, variant: Variant) -> VariantPosition {
+fn start_of(entry: &ObfEntry, variant: Variant) -> Position {
     variant_start(entry, variant).expect("checked before solving")
 }
 
 /// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
-fn solve_position(engine: &mut Engine, pos: VariantPosition, wld: bool) -> SearchResult {
+fn solve_position(engine: &mut Engine, pos: Position, wld: bool) -> SearchResult {
     // The engine is idle between solves.
     engine.new_game(pos).expect("an idle engine starts a game");
     solve_here(engine, wld)

@@ -1,8 +1,9 @@
 //! The console's commands: one table, [`COMMANDS`], names every command with
 //! its aliases, arguments and help, and drives both [`parse`] and [`help`].
 
-use crate::board::{Color, Position};
+use crate::board::Color;
 use crate::format::{Clock, parse_clock};
+use crate::rules::Position;
 use crate::rules::Variant;
 use crate::search::Level;
 use std::time::Duration;

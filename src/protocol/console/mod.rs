@@ -9,10 +9,10 @@
 
 use super::text::board_diagram;
 use super::{Ctx, Flow, Handler};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move};
 use crate::engine::{EngineError, Event, Job, MoveTime, TimeLeft};
 use crate::format::{Clock, GgfGame, parse_ggf_records, parse_transcript};
-use crate::rules::VariantPosition;
+use crate::rules::Position;
 use crate::rules::game::Game;
 use crate::search::MultiPvIteration;
 use crate::search::ScoreKind;
@@ -77,7 +77,7 @@ impl GameClock {
 
 /// The board as the console shows it: the diagram, then the moves played.
 pub(crate) fn diagram(game: &Game) -> Vec<String> {
-    let mut lines = board_diagram(&game.variant_position(), true);
+    let mut lines = board_diagram(&game.position(), true);
     lines.push(format_played(&game.moves));
     lines
 }
@@ -134,22 +134,22 @@ impl Console {
         if self.mode == Mode::Neither || cx.engine.is_busy() {
             return;
         }
-        let pos = cx.engine.variant_position();
+        let pos = cx.engine.position();
         if pos.is_game_over() {
             return;
         }
-        if pos.must_pass() && !self.mode.plays(pos.position.side) {
+        if pos.must_pass() && !self.mode.plays(pos.side) {
             let _ = cx.engine.play(Move::Pass);
             Self::changed(cx);
             return self.autoplay(cx);
         }
-        if self.mode.plays(pos.position.side) {
+        if self.mode.plays(pos.side) {
             self.go(cx);
         }
     }
 
     fn play(&mut self, text: &str, cx: &mut Ctx) {
-        match parse_transcript(cx.engine.variant_position(), text) {
+        match parse_transcript(cx.engine.position(), text) {
             Ok(game) => {
                 for mv in game.moves {
                     // Checked by the parser from this very position.
@@ -164,7 +164,8 @@ impl Console {
     }
 
     fn new_game(&mut self, start: Position, left: Option<[u8; 2]>, cx: &mut Ctx) {
-        let start = VariantPosition::under(cx.engine.settings().variant, start, left)
+        let start = start
+            .under(cx.engine.settings().variant, left)
             .ok_or(EngineError::NotInVariant);
         match start.and_then(|s| cx.engine.new_game(s)) {
             Ok(()) => self.reset(cx),
@@ -199,7 +200,7 @@ impl Console {
                 );
             }
         };
-        match cx.engine.new_game(game.variant_start()) {
+        match cx.engine.new_game(game.start) {
             Ok(()) => {
                 cx.engine.set_game(game);
                 self.reset(cx);
@@ -212,7 +213,7 @@ impl Console {
     fn save(file: &str, cx: &mut Ctx) {
         let mut record = GgfGame::from_game(cx.engine.game());
         record.pc = Some("Mollett console".to_string());
-        let pos = cx.engine.variant_position();
+        let pos = cx.engine.position();
         record.re = Some(if pos.is_game_over() {
             pos.final_score_black().to_string()
         } else {

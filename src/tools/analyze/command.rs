@@ -81,7 +81,7 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
         );
     }
     if let Some(path) = &args.svg {
-        let end = game.variant_position();
+        let end = game.position();
         let final_black = end.is_game_over().then(|| end.final_score_black());
         let title = format!("Mollett analysis, level {}", args.level);
         std::fs::write(path, svg::render(&moves, &title, final_black))

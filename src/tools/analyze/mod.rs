@@ -24,7 +24,7 @@ use crate::engine::{Engine, EngineError, Event, Job, Settings};
 use crate::eval::to_discs;
 use crate::format::{ParseError, parse_first_ggf, parse_transcript};
 use crate::rules::game::Game;
-use crate::rules::{Variant, VariantPosition};
+use crate::rules::{Position, Variant};
 use crate::search::{Level, Limits, ScoreKind, SearchResult};
 
 /// A blunder loses this many times the mistake threshold.
@@ -117,7 +117,7 @@ pub fn parse_game(text: &str, variant: Variant) -> Result<Game, ParseError> {
 /// `level` with the midgame depth `depth`.
 fn search_at(
     engine: &mut Engine,
-    pos: &VariantPosition,
+    pos: &Position,
     level: Level,
     depth: u32,
 ) -> Result<SearchResult, EngineError> {
@@ -145,16 +145,16 @@ pub fn analyze(
         level: opts.level,
         threads: 1,
         hash_mb: opts.hash_mb,
-        variant: game.variant,
+        variant: game.variant(),
         ..Settings::default()
     })?;
     let mut level = opts.level;
     // No win/loss/draw-only proofs: a score is either heuristic or exact.
     level.limits.wld_empties = level.limits.exact_empties;
     let limits = level.limits;
-    let mut run = |pos: &VariantPosition, depth| search_at(&mut engine, pos, level, depth);
+    let mut run = |pos: &Position, depth| search_at(&mut engine, pos, level, depth);
     let mut out = Vec::new();
-    let positions = game.variant_positions();
+    let positions = game.positions();
     for (i, (pos, &played)) in positions.iter().zip(&game.moves).enumerate() {
         if played == Move::Pass {
             continue;
@@ -186,8 +186,8 @@ pub fn analyze(
         };
         let a = MoveAnalysis {
             ply: i + 1,
-            side: pos.position.side,
-            empties: pos.position.board.empties(),
+            side: pos.side,
+            empties: pos.board.empties(),
             played,
             played_eval,
             best: best_move,
@@ -238,7 +238,7 @@ mod tests {
     fn variant_games_are_analysed_under_their_rules() {
         // Historical Reversi: the transcript starts with the centre placements.
         let g = parse_game("d4e4d5e5f3", Variant::Reversi).unwrap();
-        assert_eq!((g.variant, g.len()), (Variant::Reversi, 5));
+        assert_eq!((g.variant(), g.len()), (Variant::Reversi, 5));
         assert!(parse_game("f5", Variant::Reversi).is_err());
         let opts = AnalyzeOptions {
             level: "2".parse().unwrap(),

@@ -25,7 +25,7 @@ use super::process::{Fault, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
 use crate::format::{GgfGame, GgfMove, Seconds};
-use crate::rules::VariantPosition;
+use crate::rules::Position;
 use crate::rules::game::Game;
 use crate::rules::with_rules;
 use crate::search::{Level, RuleSearch, SearchRequest, search};
@@ -124,7 +124,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
             spec: setup.players[i],
             proto: setup.proto,
             limits: setup.limits[i],
-            variant: setup.opening.variant,
+            variant: setup.opening.variant(),
         };
         match connect(&entrant, deadline) {
             Ok(c) => clients[i] = Some(c),
@@ -137,13 +137,13 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
     }
     let mut game = setup.opening.clone();
     while forfeit.is_none() && !game.is_over() {
-        let pos = game.variant_position();
+        let pos = game.position();
         if pos.must_pass() {
             game.play(Move::Pass).expect("a forced pass");
             record.moves.push(GgfMove::from(Move::Pass));
             continue;
         }
-        let side = pos.position.side;
+        let side = pos.side;
         let i = side_index(side);
         let limits = setup.limits[i];
         let grace = limits.clock.map_or(0.0, |c| c.grace.get());
@@ -236,19 +236,19 @@ fn move_time_limit(t: Seconds) -> f64 {
 fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutcome {
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
     let Some(f) = forfeit else {
-        let end = game.variant_position();
+        let end = game.position();
         let margin = end.final_score_black();
         record.re = Some(margin.to_string());
         return GameOutcome {
             record,
             margin,
             passes,
-            empties: end.position.board.empties(),
+            empties: end.board.empties(),
             discs: discs(&end),
             forfeit: None,
         };
     };
-    let end = complete(game.variant_position());
+    let end = complete(game.position());
     let completed = end.final_score_black();
     let winner_margin = match f.loser {
         Color::Black => -completed,
@@ -280,25 +280,25 @@ fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutc
         record,
         margin,
         passes,
-        empties: end.position.board.empties(),
+        empties: end.board.empties(),
         discs: discs(&end),
         forfeit: Some(f),
     }
 }
 
 /// Black's and White's discs in `pos`.
-pub fn discs(pos: &VariantPosition) -> [u32; 2] {
-    [pos.position.black(), pos.position.white()].map(u64::count_ones)
+pub fn discs(pos: &Position) -> [u32; 2] {
+    [pos.black(), pos.white()].map(u64::count_ones)
 }
 
 /// Plays `pos` out under its variant with a fixed-depth search for both sides:
 /// the final position.
-pub fn complete(pos: VariantPosition) -> VariantPosition {
+pub fn complete(pos: Position) -> Position {
     with_rules!(pos.variant, R => complete_under::<R>(pos))
 }
 
 /// [`complete`] under the rules `R` (those of `pos`).
-fn complete_under<R: RuleSearch>(mut pos: VariantPosition) -> VariantPosition {
+fn complete_under<R: RuleSearch>(mut pos: Position) -> Position {
     let tt = TranspositionTable::new(1).expect("a 1 MB table");
     let stop = AtomicBool::new(false);
     while !pos.is_game_over() {

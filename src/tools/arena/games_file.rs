@@ -211,7 +211,7 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         .to_game(Variant::Othello)
         .map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
-    let end = game.variant_position();
+    let end = game.position();
     let (forfeit, end) = if suffix.is_empty() {
         if !end.is_game_over() || end.final_score_black() != margin {
             return Err(format!("RE[{re}] is not the end of its moves"));
@@ -236,7 +236,7 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         record,
         margin,
         passes,
-        empties: end.position.board.empties(),
+        empties: end.board.empties(),
         discs: discs(&end),
         forfeit,
     })

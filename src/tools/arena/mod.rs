@@ -168,10 +168,11 @@ impl MatchConfig {
         if self.openings.is_empty() || self.games_per_pairing == 0 {
             return Err(SpecError("a match needs openings and games".into()));
         }
-        if let Some(g) = self.openings.iter().find(|g| g.variant != self.variant) {
+        if let Some(g) = self.openings.iter().find(|g| g.variant() != self.variant) {
             return Err(SpecError(format!(
                 "an opening of {} in a match of {}",
-                g.variant, self.variant
+                g.variant(),
+                self.variant
             )));
         }
         if self.concurrency == 0 {

@@ -137,14 +137,14 @@ mod tests {
         // begin with the four centre placements.
         let r = random_openings(10, 6, 5, Variant::Reversi).unwrap();
         for g in &r {
-            assert_eq!((g.variant, g.len()), (Variant::Reversi, 6));
+            assert_eq!((g.variant(), g.len()), (Variant::Reversi, 6));
             let centre = ["d4", "e4", "d5", "e5"];
             assert!(
                 g.moves[..4]
                     .iter()
                     .all(|m| centre.contains(&&*m.to_string()))
             );
-            assert!(g.variant_positions().len() == 7, "every move replays");
+            assert!(g.positions().len() == 7, "every move replays");
         }
         let text: String = r.iter().map(|g| write_transcript(g) + "\n").collect();
         assert_eq!(parse_openings(&text, Variant::Reversi).unwrap(), r);
@@ -153,7 +153,7 @@ mod tests {
         let anti = random_openings(10, 8, 5, Variant::Anti).unwrap();
         let othello = random_openings(10, 8, 5, Variant::Othello).unwrap();
         for (a, o) in anti.iter().zip(&othello) {
-            assert_eq!((a.variant, &a.moves), (Variant::Anti, &o.moves));
+            assert_eq!((a.variant(), &a.moves), (Variant::Anti, &o.moves));
         }
     }
 }

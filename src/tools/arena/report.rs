@@ -279,8 +279,9 @@ pub fn format_forfeits(results: &[GameResult], names: &[String]) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Color, Position};
+    use crate::board::Color;
     use crate::format::GgfGame;
+    use crate::rules::Position;
     use crate::tools::arena::game::{Forfeit, GameOutcome};
     use crate::tools::arena::process::Fault;
     use crate::tools::arena::schedule;

@@ -23,11 +23,12 @@
 
 use super::job;
 use super::sample::{LabelKind, Sample};
-use crate::board::{Move, Position};
+use crate::board::Move;
 use crate::eval::EvalKind;
 use crate::rng::Rng;
+use crate::rules::Position;
 use crate::rules::game::Game;
-use crate::rules::{Variant, VariantPosition, with_rules};
+use crate::rules::{Variant, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
 use std::sync::atomic::AtomicBool;
@@ -135,7 +136,7 @@ fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec
             random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
         let searched = !random || (!exact && req.labels == Labels::Search);
         let result = searched.then(|| {
-            let board = R::position(&VariantPosition::othello_like(variant, pos));
+            let board = R::position(&pos.othello_like(variant));
             search_as::<R>(req, board, seed, &tt, &stop)
         });
         let mv = match &result {
@@ -158,7 +159,7 @@ fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec
             .play(mv)
             .expect("the search and the draw play legal moves");
     }
-    let black_final = VariantPosition::othello_like(variant, pos).final_score_black();
+    let black_final = pos.othello_like(variant).final_score_black();
     Ok(seen
         .into_iter()
         .map(|(position, label)| {

@@ -24,8 +24,9 @@
 //! ([`for_each_line`]) takes both kinds.
 
 use super::sample::{LabelKind, Line, Sample, parse_line};
-use crate::board::{Move, Position};
+use crate::board::Move;
 use crate::format::parse_board_prefix;
+use crate::rules::Position;
 use crate::rules::Variant;
 use anyhow::{Context, Result};
 use std::fmt::Write as _;

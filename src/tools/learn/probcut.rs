@@ -21,11 +21,11 @@
 //! as the training files' do, so the two kinds never mix in one fit.
 
 use super::sample::Sample;
-use crate::board::Position;
 use crate::eval::{EvalKind, MAX_MARGIN};
 use crate::format::{parse_board_prefix, write_board_string};
 use crate::knowledge::mpc::{Pair, ProbCutFile, Regression, shallow_depth};
-use crate::rules::{Variant, VariantPosition};
+use crate::rules::Position;
+use crate::rules::Variant;
 use crate::search::RuleSearch;
 use crate::search::midgame::{INF, Midgame};
 use crate::search::probcut::PROBCUT_MIN_DEPTH;
@@ -138,7 +138,7 @@ pub fn depth_scores<R: RuleSearch>(
     stop: &AtomicBool,
 ) -> Result<Option<DepthScores>, crate::tt::TtError> {
     let variant = R::WEIGHTS;
-    let board = R::position(&VariantPosition::othello_like(variant, position));
+    let board = R::position(&position.othello_like(variant));
     let tt = TranspositionTable::new(SEARCH_HASH_MB)?;
     let eval = EvalKind::Learned;
     let mut search = Midgame::<R>::new(&tt, stop, eval);

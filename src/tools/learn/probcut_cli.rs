@@ -3,9 +3,9 @@
 //! Multi-ProbCut regressions and writes them, for Othello (historical Reversi
 //! shares them) or Anti-Reversi.
 
-use crate::board::Position;
 use crate::knowledge::mpc::MAGIC;
 use crate::knowledge::{embedded_weights, fnv1a};
+use crate::rules::Position;
 use crate::rules::Variant;
 use crate::rules::with_rules;
 use crate::search::RuleSearch;

@@ -20,7 +20,7 @@
 use super::job::{self, Shard};
 use super::sample::{self, LabelKind, Line};
 use crate::eval::EvalKind;
-use crate::rules::{Variant, VariantPosition, with_rules};
+use crate::rules::{Variant, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
 use rayon::prelude::*;
@@ -92,7 +92,7 @@ fn relabel_game_under<R: RuleSearch>(
             let mut line = *line;
             let s = &mut line.sample;
             if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
-                let board = R::position(&VariantPosition::othello_like(variant, s.position));
+                let board = R::position(&s.position.othello_like(variant));
                 s.label = score_as::<R>(req, board, &tt);
                 s.kind = LabelKind::Search;
             }

@@ -20,8 +20,9 @@
 //! ---------------------------OX------XO--------------------------- X -2 exact 9 anti
 //! ```
 
-use crate::board::{Board, Position};
+use crate::board::Board;
 use crate::format::{parse_board_prefix, write_board_string};
+use crate::rules::Position;
 use crate::rules::Variant;
 use std::fmt;
 
