@@ -1,0 +1,224 @@
+//! Tests of the learned evaluation: pattern views, tables, symmetry and the
+//! embedded weights.
+
+use super::*;
+use crate::board::bitboard::symmetry;
+use crate::board::movegen::Portable;
+use crate::eval::weights::DISC_FREE_EMPTIES;
+use crate::knowledge::layout::anchor_counts_discs;
+use crate::rng::Rng;
+use crate::test_positions::random_positions;
+
+/// Random anchor weights of `form` (disc weights only where they count).
+fn random_anchors(seed: u64, form: Form) -> Vec<Vec<i16>> {
+    let layout = Layout::of(form);
+    let mut rng = Rng::new(seed);
+    (0..ANCHORS)
+        .map(|k| {
+            let mut a: Vec<i16> = (0..layout.len)
+                .map(|_| rng.below(2001) as i16 - 1000)
+                .collect();
+            if !anchor_counts_discs(k) {
+                a[layout.disc] = 0;
+            }
+            a
+        })
+        .collect()
+}
+
+/// Tables from random colour-tied anchor weights.
+fn random_tables(seed: u64) -> Tables {
+    Tables::expand(&random_anchors(seed, Form::ColourTied), Form::ColourTied)
+}
+
+#[test]
+fn any_weights_give_a_symmetric_and_antisymmetric_evaluation() {
+    let t = random_tables(5);
+    let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+    for b in random_positions(30) {
+        let v = eval(&b);
+        assert_eq!(eval(&b.pass()), -v, "{b:?}");
+        for s in 1..8 {
+            let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+            assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+        }
+    }
+}
+
+#[test]
+fn side_to_move_weights_are_symmetric_and_see_whose_move_it_is() {
+    let t = Tables::expand(&random_anchors(7, Form::SideToMove), Form::SideToMove);
+    let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+    let mut differs = 0;
+    for b in random_positions(30) {
+        let v = eval(&b);
+        assert!(v.abs() <= EVAL_MAX);
+        differs += usize::from(eval(&b.pass()) != -v);
+        for s in 1..8 {
+            let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+            assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+        }
+    }
+    assert!(differs > 1000, "{differs} positions priced the move");
+}
+
+#[test]
+fn untied_weights_evaluate_exactly_as_the_tied_ones() {
+    let tied = random_anchors(8, Form::ColourTied);
+    let (a, b) = (
+        Tables::expand(&tied, Form::ColourTied),
+        Tables::expand(&untie(&tied), Form::SideToMove),
+    );
+    for p in random_positions(30) {
+        assert_eq!(
+            a.evaluate_with(Portable, pattern::pext_portable, &p),
+            b.evaluate_with(Portable, pattern::pext_portable, &p),
+            "{p:?}"
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_fast_copy_agrees_with_the_portable_one() {
+    if !crate::board::movegen::has_fast_kernel() {
+        return;
+    }
+    let t = random_tables(6);
+    for b in random_positions(20) {
+        let slow = t.evaluate_with(Portable, pattern::pext_portable, &b);
+        // SAFETY: the CPU has the features, checked above.
+        assert_eq!(unsafe { evaluate_fast(&t, &b) }, slow);
+    }
+}
+
+#[test]
+fn views_read_every_instance_once() {
+    // Each of the 46 views reads a distinct square set, and together they
+    // read each square of each pattern's orbit.
+    let layout = Layout::of(Form::ColourTied);
+    let mut instances = Vec::new();
+    for (mask, views) in layout.masks.iter().zip(&layout.views) {
+        for &s in views {
+            let inst = crate::knowledge::layout::instance(*mask, s);
+            assert_eq!(inst.count_ones(), mask.count_ones());
+            assert!(!instances.contains(&inst));
+            instances.push(inst);
+        }
+    }
+    assert_eq!(instances.len(), crate::knowledge::layout::VIEW_COUNT);
+    assert_eq!(images(0x8040_2010_0804_0201)[4], 0x8040_2010_0804_0201);
+    for s in 0..8 {
+        assert_eq!(
+            images(0x1234_5678_9abc_def0)[s],
+            symmetry(0x1234_5678_9abc_def0, s as u8)
+        );
+    }
+}
+
+#[test]
+fn interpolation_rounds_symmetrically() {
+    for (a, b) in [(7, 2), (-3, 10), (1, 0), (0, 0), (32767, 32767)] {
+        for r in 0..ANCHOR_STEP {
+            assert_eq!(blend(-a, -b, r), -blend(a, b, r));
+        }
+        assert_eq!(blend(a, b, 0), a as i16);
+    }
+    assert_eq!(anchor_of(60), (15, 0));
+    assert_eq!(anchor_of(17), (4, 1));
+    assert!(anchor_counts_discs(4) && !anchor_counts_discs(5));
+}
+
+#[test]
+fn the_shipped_weights_count_no_discs_with_20_or_more_empties() {
+    for (t, sign) in [(embedded(), 1), (embedded_anti(), -1)] {
+        for e in 0..t.phases.len() {
+            let ph = t.phase(e);
+            if e >= DISC_FREE_EMPTIES as usize {
+                assert_eq!(ph.disc, 0, "{e} empties");
+            }
+        }
+        // Near the end a disc is worth about a disc: for the mover in
+        // Othello, against it in Anti-Reversi.
+        assert!(
+            sign * i32::from(t.phase(10).disc) > 0,
+            "discs count near the end"
+        );
+        assert!(
+            t.phase(30).mobility[0][20] > t.phase(30).mobility[0][2],
+            "mobility pays"
+        );
+    }
+}
+
+#[test]
+fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
+    let mut rng = Rng::new(17);
+    let (mut guarded, mut tried) = (0, 0);
+    for b in random_positions(30) {
+        // Keep 1..=8 of the mover's discs: positions near a wipe-out.
+        let keep = 1 + rng.below(8) as u32;
+        let mut player = 0u64;
+        let mut rest = b.player;
+        while rest != 0 && player.count_ones() < keep {
+            player |= rest & rest.wrapping_neg();
+            rest &= rest - 1;
+        }
+        for p in [b, Board::new(player, b.opponent)] {
+            tried += 1;
+            let short = |x: u64| 6u32.saturating_sub(x.count_ones()) as i32;
+            let guard = if p.empties() > 50 {
+                0
+            } else {
+                300 * (short(p.opponent) - short(p.player))
+            };
+            assert_eq!(wipeout_guard(&p), guard, "{p:?}");
+            guarded += usize::from(guard != 0);
+            let tables = embedded().evaluate_with(Portable, pattern::pext_portable, &p);
+            let v = evaluate_learned(&p);
+            assert_eq!(v, (tables + guard).clamp(-EVAL_MAX, EVAL_MAX), "{p:?}");
+            // The guard is antisymmetric; the tables are too only if colour-tied.
+            assert_eq!(wipeout_guard(&p.pass()), -guard, "{p:?}");
+            if embedded().form == Form::ColourTied {
+                assert_eq!(evaluate_learned(&p.pass()), -v, "{p:?}");
+            }
+            for s in 1..8 {
+                let m = Board::new(symmetry(p.player, s), symmetry(p.opponent, s));
+                assert_eq!(evaluate_learned(&m), v, "symmetry {s} of {p:?}");
+            }
+            // Anti-Reversi is won by losing every disc: no guard there.
+            let anti = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &p);
+            assert_eq!(evaluate_learned_anti(&p), anti, "{p:?}");
+        }
+    }
+    assert!(
+        guarded * 4 > tried,
+        "{guarded} of {tried} positions guarded"
+    );
+}
+
+#[test]
+fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
+    use crate::rules::Anti;
+    use crate::search::RuleSearch;
+    let mut differs = 0;
+    for b in random_positions(30) {
+        let v = evaluate_learned_anti(&b);
+        assert_eq!(Anti::evaluate(crate::eval::EvalKind::Learned, &b), v);
+        if embedded_anti().form == Form::ColourTied {
+            assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
+        }
+        assert!(v.abs() <= EVAL_MAX);
+        let portable = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &b);
+        assert_eq!(portable, v);
+        for s in 1..8 {
+            let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+            assert_eq!(evaluate_learned_anti(&m), v, "symmetry {s} of {b:?}");
+        }
+        differs += usize::from(v != evaluate_learned(&b));
+    }
+    assert!(
+        differs > 1000,
+        "its own weights: {differs} positions differ"
+    );
+}
