@@ -303,7 +303,7 @@ fn perft_agrees_with_the_reference() {
 fn check_solve<R: RuleSearch>(pos: &Position, want: i32) {
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(1).unwrap();
-    let p = R::position(pos);
+    let p = pos.view::<R>();
     let mut s = Solver::<R>::new(&tt, &stop);
     assert_eq!(s.solve(p, -65, 65).score, want, "{pos:?}");
     // Null windows fall on the right side.
@@ -440,7 +440,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
         let req = SearchRequest {
             limits: Limits::EXACT,
             threads,
-            ..SearchRequest::<Anti>::new(Anti::position(&pos), Level::number(1))
+            ..SearchRequest::<Anti>::new(pos.view::<Anti>(), Level::number(1))
         };
         let res = search(&req, &tt, &stop, &mut |_| {});
         assert_eq!(
@@ -453,7 +453,7 @@ fn anti_reversi_solves_a_24_empty_position_through_its_ordering_bands() {
         let after = pos.play(res.best.expect("a move")).unwrap();
         let tt = TranspositionTable::new(64).unwrap();
         let mut s = Solver::<Anti>::new(&tt, &stop);
-        assert_eq!(s.solve(Anti::position(&after), -65, 65).score, -want);
+        assert_eq!(s.solve(after.view::<Anti>(), -65, 65).score, -want);
     }
 }
 
@@ -468,7 +468,7 @@ fn choose<R: RuleSearch>(p: &Position, seed: u64, tt: &TranspositionTable) -> Se
             selectivity: mollett::search::Selectivity::FULL,
         },
         seed,
-        ..SearchRequest::<R>::new(R::position(p), Level::number(3))
+        ..SearchRequest::<R>::new(p.view::<R>(), Level::number(3))
     };
     search(&req, tt, &stop, &mut |_| {})
 }

@@ -101,7 +101,7 @@ pub(super) fn evaluate(game: &Game, settings: &Settings) -> (i32, ScoreKind) {
 }
 
 fn evaluate_under<R: RuleSearch>(pos: &Position, settings: &Settings) -> (i32, ScoreKind) {
-    let p = R::position(pos);
+    let p = pos.view::<R>();
     if pos.is_game_over() {
         (from_discs(R::final_score(&p)), ScoreKind::Exact)
     } else {
@@ -134,7 +134,7 @@ fn request<R: RuleSearch>(
         threads: w.settings.threads,
         time,
         contempt: contempt_for(&w.settings, pos.side),
-        ..SearchRequest::new(R::position(pos), w.settings.level)
+        ..SearchRequest::new(pos.view::<R>(), w.settings.level)
     }
 }
 
@@ -214,7 +214,7 @@ fn hint<R: RuleSearch>(w: &Work, pos: &Position, lines: usize, start: Instant) -
     let mut nodes = 0;
     if !pos.is_game_over() {
         let passed = pos.must_pass();
-        let board = R::position(pos);
+        let board = pos.view::<R>();
         let contempt = contempt_for(&w.settings, pos.side);
         let req = SearchRequest::<R> {
             board: if passed { R::pass(&board) } else { board },
@@ -268,7 +268,7 @@ fn analyze<R: RuleSearch>(w: &Work, start: Instant) -> Finished {
         }
         let (score, kind) = if pos.is_game_over() {
             (
-                from_discs(R::final_score(&R::position(pos))),
+                from_discs(R::final_score(&pos.view::<R>())),
                 ScoreKind::Exact,
             )
         } else {

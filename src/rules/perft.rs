@@ -22,7 +22,7 @@ use rayon::prelude::*;
 /// Counts the leaves `depth` plies below `pos` under its variant's rules,
 /// sharing the root's moves over rayon's pool.
 pub fn perft_position(pos: &Position, depth: u32) -> u64 {
-    with_rules!(pos.variant, R => perft_parallel::<R>(R::position(pos), depth))
+    with_rules!(pos.variant, R => perft_parallel::<R>(pos.view::<R>(), depth))
 }
 
 /// Counts the leaves `depth` plies below `p` under the rules `R`, on the

@@ -1,7 +1,7 @@
 //! The one coloured position: the discs, the colour to move, the rule set and
 //! the discs each side has left to place. The formats, the protocols, the game
 //! record and the engine all hold this; the search sees it through
-//! [`Rules::position`](super::Rules::position) (a side-relative [`Board`] or
+//! [`Position::view`] (a side-relative [`Board`] or
 //! [`State`]).
 //!
 //! As text (see `format::position`): a board string, for historical Reversi
@@ -135,6 +135,12 @@ impl Position {
         }
     }
 
+    /// The search's view of this position under the rules `R` (which must be
+    /// its own): a side-relative [`Board`] or [`State`].
+    pub fn view<R: Rules>(&self) -> R::Pos {
+        R::from_state(self.state())
+    }
+
     /// The position of `state` (side-relative) with `side` to move: the
     /// inverse of [`state`](Self::state).
     fn from_state(variant: Variant, side: Color, state: State) -> Position {
@@ -165,12 +171,12 @@ impl Position {
 
     /// Whether neither side can move.
     pub fn is_game_over(&self) -> bool {
-        with_rules!(self.variant, R => game_over::<R>(&R::position(self)))
+        with_rules!(self.variant, R => game_over::<R>(&self.view::<R>()))
     }
 
     /// The legal moves of the side to move as a bitboard.
     pub fn moves(&self) -> u64 {
-        with_rules!(self.variant, R => R::moves(Dispatch, &R::position(self)))
+        with_rules!(self.variant, R => R::moves(Dispatch, &self.view::<R>()))
     }
 
     /// Whether the side to move has no move but the opponent has one.
@@ -187,7 +193,7 @@ impl Position {
 
     /// [`play`](Self::play) under the rules `R` (this position's).
     fn play_under<R: Rules>(&self, mv: Move) -> Result<Position, IllegalMove> {
-        let p = R::position(self);
+        let p = self.view::<R>();
         if game_over::<R>(&p) {
             return Err(IllegalMove::GameOver);
         }
@@ -212,7 +218,7 @@ impl Position {
 
     /// The final score of a finished game for the side to move.
     pub fn final_score(&self) -> i32 {
-        with_rules!(self.variant, R => R::final_score(&R::position(self)))
+        with_rules!(self.variant, R => R::final_score(&self.view::<R>()))
     }
 
     /// The final score from Black's point of view.

@@ -12,7 +12,7 @@
 //! ordering, the last-empties fast path) is the search's own business:
 //! `crate::search::RuleSearch`.
 
-use super::{CENTRE, Position, State, UNLIMITED, Variant};
+use super::{CENTRE, State, UNLIMITED, Variant};
 use crate::board::movegen::Kernel;
 use crate::board::stability::stable_discs;
 use crate::board::{Board, IllegalMove, Square};
@@ -54,14 +54,14 @@ pub trait Rules: Copy + Debug + Default + Send + Sync + 'static {
     /// counting (`crate::rules::perft`) counts them too.
     const OTHELLO_MOVES: bool = false;
 
-    /// The position of `pos` (which must be of this variant).
-    fn position(pos: &Position) -> Self::Pos;
+    /// The position of a side-relative state (the inverse of
+    /// [`Rules::state`]); `Position::view` gives a coloured position's.
+    fn from_state(s: State) -> Self::Pos;
 
     /// The discs, side-relative.
     fn board(p: &Self::Pos) -> &Board;
 
-    /// The discs and the discs left to place, side-relative (the inverse of
-    /// [`Rules::position`], but for the colour to move).
+    /// The discs and the discs left to place, side-relative.
     fn state(p: &Self::Pos) -> State;
 
     /// Why the move to the empty square `sq`, which is not among the moves of
@@ -115,8 +115,8 @@ impl Rules for Othello {
     const VARIANT: Variant = Variant::Othello;
     const OTHELLO_MOVES: bool = true;
 
-    fn position(pos: &Position) -> Board {
-        pos.board
+    fn from_state(s: State) -> Board {
+        s.board
     }
     #[inline(always)]
     fn board(p: &Board) -> &Board {
@@ -165,8 +165,8 @@ impl Rules for Anti {
     const VARIANT: Variant = Variant::Anti;
     const OTHELLO_MOVES: bool = true;
 
-    fn position(pos: &Position) -> Board {
-        Othello::position(pos)
+    fn from_state(s: State) -> Board {
+        s.board
     }
     #[inline(always)]
     fn board(p: &Board) -> &Board {
@@ -211,8 +211,8 @@ impl Rules for Reversi {
     type Pos = State;
     const VARIANT: Variant = Variant::Reversi;
 
-    fn position(pos: &Position) -> State {
-        pos.state()
+    fn from_state(s: State) -> State {
+        s
     }
     #[inline(always)]
     fn board(p: &State) -> &Board {

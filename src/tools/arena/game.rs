@@ -305,7 +305,7 @@ fn complete_under<R: RuleSearch>(mut pos: Position) -> Position {
         let mv = if pos.must_pass() {
             Move::Pass
         } else {
-            let req = SearchRequest::<R>::new(R::position(&pos), Level::number(ADJUDICATION_LEVEL));
+            let req = SearchRequest::<R>::new(pos.view::<R>(), Level::number(ADJUDICATION_LEVEL));
             search(&req, &tt, &stop, &mut |_| {})
                 .best
                 .expect("a game not over has a move")

@@ -136,7 +136,7 @@ fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec
             random_left > 0 || (!exact && rng.below(1000) < u64::from(req.noise_per_mille));
         let searched = !random || (!exact && req.labels == Labels::Search);
         let result = searched.then(|| {
-            let board = R::position(&pos.othello_like(variant));
+            let board = pos.othello_like(variant).view::<R>();
             search_as::<R>(req, board, seed, &tt, &stop)
         });
         let mv = match &result {

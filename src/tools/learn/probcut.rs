@@ -138,7 +138,7 @@ pub fn depth_scores<R: RuleSearch>(
     stop: &AtomicBool,
 ) -> Result<Option<DepthScores>, crate::tt::TtError> {
     let variant = R::WEIGHTS;
-    let board = R::position(&position.othello_like(variant));
+    let board = position.othello_like(variant).view::<R>();
     let tt = TranspositionTable::new(SEARCH_HASH_MB)?;
     let eval = EvalKind::Learned;
     let mut search = Midgame::<R>::new(&tt, stop, eval);

@@ -92,7 +92,7 @@ fn relabel_game_under<R: RuleSearch>(
             let mut line = *line;
             let s = &mut line.sample;
             if s.kind == LabelKind::Game || (req.redo_search && s.kind == LabelKind::Search) {
-                let board = R::position(&s.position.othello_like(variant));
+                let board = s.position.othello_like(variant).view::<R>();
                 s.label = score_as::<R>(req, board, &tt);
                 s.kind = LabelKind::Search;
             }
