@@ -92,16 +92,16 @@ pub enum Command {
     Accuracy(crate::tools::accuracy::AccuracyArgs),
     /// Generate training positions from self-play, labelled by exact solves and
     /// game results (shardable, resumable).
-    Datagen(crate::tools::learn::cli::DatagenArgs),
+    Datagen(crate::tools::learn::datagen::DatagenArgs),
     /// Label `datagen` positions with midgame search scores instead of game
     /// results (shardable, resumable).
-    Relabel(crate::tools::learn::cli::RelabelArgs),
+    Relabel(crate::tools::learn::relabel::RelabelArgs),
     /// Fit the learned evaluation's weights to `datagen` files.
-    Train(crate::tools::learn::cli::TrainArgs),
+    Train(crate::tools::learn::train::TrainArgs),
     /// Pack training files into one game per line (for keeping; `.gz` compresses).
-    Pack(crate::tools::learn::cli::PackArgs),
+    Pack(crate::tools::learn::pack::PackArgs),
     /// Unpack a packed training file into position lines.
-    Unpack(crate::tools::learn::cli::UnpackArgs),
+    Unpack(crate::tools::learn::pack::UnpackArgs),
     /// Fit the Multi-ProbCut regressions: search `datagen` positions at every
     /// depth (resumable), fit deep against shallow scores per depth and phase.
     Probcut(crate::tools::learn::probcut_cli::ProbCutArgs),

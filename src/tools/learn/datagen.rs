@@ -21,7 +21,9 @@
 //! self-play with that variant's search and scoring (the fewer discs win), and
 //! the labels are Anti-Reversi margins: the data for the Anti-Reversi weights.
 
+use super::cli::{bar, parse_rules, pool};
 use super::job;
+use super::job::Shard;
 use super::sample::{LabelKind, Sample};
 use crate::board::Move;
 use crate::eval::EvalKind;
@@ -30,7 +32,10 @@ use crate::rules::Position;
 use crate::rules::game::Game;
 use crate::rules::{Variant, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, SearchResult, Selectivity, search};
+use crate::tools::arena::openings::parse_openings;
 use crate::tt::{TranspositionTable, TtError};
+use anyhow::Context as _;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 /// What labels the midgame positions of a job get (exact ones are always exact).
@@ -176,6 +181,135 @@ fn play_game_under<R: RuleSearch>(req: &DatagenRequest, game: u64) -> Result<Vec
             }
         })
         .collect())
+}
+
+// The command: flags to a request, progress to stderr.
+
+/// `mollett datagen`.
+#[derive(clap::Args, Debug)]
+pub struct DatagenArgs {
+    /// Games in the whole job (over every shard).
+    #[arg(long)]
+    pub games: u64,
+    /// The output file; one already holding games of this shard is continued.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Play only the games `g` with `g % n == i` (`i/n`), for a job spread over
+    /// processes or machines; the shards' files concatenate.
+    #[arg(long, default_value = "0/1")]
+    pub shard: Shard,
+    /// The job's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The rules the games are played and scored under: othello, or anti
+    /// (Anti-Reversi, the fewer discs win; its lines end in `anti`). Historical
+    /// Reversi shares Othello's weights and has no data of its own.
+    #[arg(long, default_value = "othello", value_parser = parse_rules)]
+    pub variant: Variant,
+    /// Openings to start from, one transcript per line (as the XOT lists), used in
+    /// turn; default: the start position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random moves after the opening: `A..B` (a seeded count in that range).
+    #[arg(long, default_value = "2..14", value_parser = parse_range)]
+    pub random_moves: (u32, u32),
+    /// Midgame search depth of both sides.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// The midgame search's selectivity, 73..100 (100: full width).
+    #[arg(long, default_value = "100", value_name = "PERCENT")]
+    pub selectivity: crate::search::Selectivity,
+    /// The midgame positions' labels: `game` (the game's final result) or
+    /// `search` (the score of the search of the position, as `relabel` gives;
+    /// random moves' positions are searched too).
+    #[arg(long, default_value = "game", value_parser = parse_labels)]
+    pub labels: LabelsArg,
+    /// From this many empties on every move is an exact solve (exact labels).
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub exact_empties: u32,
+    /// Chance, per thousand midgame moves, of a random move instead of the search's.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub noise: u32,
+    /// The evaluation both sides play with.
+    #[arg(long, default_value = "mobility")]
+    pub eval: EvalKind,
+    /// Table size per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Games played at once (default: all logical CPUs); the output does not
+    /// depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// The `--labels` of `datagen`.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelsArg(Labels);
+
+/// Parses `game` or `search`.
+fn parse_labels(s: &str) -> Result<LabelsArg, String> {
+    match s {
+        "game" => Ok(LabelsArg(Labels::Game)),
+        "search" => Ok(LabelsArg(Labels::Search)),
+        _ => Err(format!("'{s}' is not a kind of label (game or search)")),
+    }
+}
+
+/// Parses `A..B` with `A` ≤ `B` ≤ 60.
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a range A..B with A <= B <= 60");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b || b > 60 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// Runs `mollett datagen`.
+pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
+    let openings = match &args.openings {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            // Anti-Reversi moves as Othello: the same transcripts serve both.
+            parse_openings(&text, Variant::Othello)?
+        }
+        None => Vec::new(),
+    };
+    let req = DatagenRequest {
+        rules: args.variant,
+        seed: args.seed,
+        openings,
+        random_moves: args.random_moves,
+        depth: args.depth,
+        selectivity: args.selectivity,
+        labels: args.labels.0,
+        exact_empties: args.exact_empties,
+        noise_per_mille: args.noise,
+        eval: args.eval,
+        hash_mb: args.hash,
+    };
+    let pool = pool(args.threads)?;
+    let progress = bar(args.shard.len(args.games), "games");
+    let played = pool.install(|| {
+        crate::tools::learn::run_datagen(&req, args.games, args.shard, &args.out, &mut |done, _| {
+            if let Some(b) = &progress {
+                b.set_position(done);
+            }
+        })
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    eprintln!(
+        "datagen: {played} games played, shard {}/{} of {} games in {}",
+        args.shard.index,
+        args.shard.count,
+        args.games,
+        args.out.display()
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -28,11 +28,13 @@ use crate::board::Move;
 use crate::format::parse_board_prefix;
 use crate::rules::Position;
 use crate::rules::Variant;
+use anyhow::bail;
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
+use std::path::PathBuf;
 
 /// Whether `path` names a packed file (`.mpk`, or `.mpk.gz` compressed).
 pub fn is_packed(path: &Path) -> bool {
@@ -287,6 +289,69 @@ pub fn pack_files(inputs: &[std::path::PathBuf], out: &mut dyn Write) -> Result<
         flush(&mut game, out)?;
     }
     Ok((games, positions))
+}
+
+// The command: flags to a request, progress to stderr.
+
+/// `mollett pack`.
+#[derive(clap::Args, Debug)]
+pub struct PackArgs {
+    /// Training files (position lines, or packed) whose games to pack, in order;
+    /// each game's lines must be consecutive.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The packed file to write (name it `.mpk`, or `.mpk.gz` to compress it);
+    /// it must not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// Runs `mollett pack`.
+pub fn run_pack(args: PackArgs) -> Result<()> {
+    if !is_packed(&args.out) {
+        bail!(
+            "{}: a packed file's name ends in .mpk or .mpk.gz (so that readers know it)",
+            args.out.display()
+        );
+    }
+    let mut out = create(&args.out)?;
+    let (games, positions) = pack_files(&args.data, &mut out)?;
+    out.flush()
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    drop(out);
+    eprintln!(
+        "pack: {games} games, {positions} positions in {}",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `mollett unpack`.
+#[derive(clap::Args, Debug)]
+pub struct UnpackArgs {
+    /// A packed training file (`.mpk` or `.mpk.gz`).
+    pub data: PathBuf,
+    /// The file of position lines to write (default: standard output); it must
+    /// not exist yet.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `mollett unpack`.
+pub fn run_unpack(args: UnpackArgs) -> Result<()> {
+    if !is_packed(&args.data) {
+        bail!(
+            "{}: not a packed file (its name must end in .mpk or .mpk.gz)",
+            args.data.display()
+        );
+    }
+    let mut out: Box<dyn std::io::Write> = match &args.out {
+        Some(path) => create(path)?,
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    for_each_line(&args.data, |line| Ok(writeln!(out, "{line}")?))?;
+    out.flush()?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -17,14 +17,17 @@
 //! shards' files concatenate), and an output file that already holds games of
 //! the shard is continued after its last whole game.
 
+use super::cli::{bar, parse_rules, pool};
 use super::job::{self, Shard};
 use super::sample::{self, LabelKind, Line};
 use crate::eval::EvalKind;
 use crate::rules::{Variant, with_rules};
 use crate::search::{Limits, RuleSearch, SearchRequest, Selectivity, search};
 use crate::tt::{TranspositionTable, TtError};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 /// Games relabelled at once between two writes of the output.
@@ -197,6 +200,83 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(us
     let lines: usize = held.iter().map(Vec::len).sum();
     let bytes: usize = whole.split_inclusive('\n').take(lines).map(str::len).sum();
     Ok((held.len(), bytes as u64))
+}
+
+// The command: flags to a request, progress to stderr.
+
+/// `mollett relabel`.
+#[derive(clap::Args, Debug)]
+pub struct RelabelArgs {
+    /// A training file written by `datagen`.
+    pub data: PathBuf,
+    /// The output file; one already holding games of this shard is continued.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Relabel only the input's `k`-th games with `k % n == i` (`i/n`); the
+    /// shards' files concatenate.
+    #[arg(long, default_value = "0/1")]
+    pub shard: Shard,
+    /// The rules of the data: othello or anti.
+    #[arg(long, default_value = "othello", value_parser = parse_rules)]
+    pub variant: Variant,
+    /// Midgame search depth of the labels.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// The search's selectivity, 73..100 (100: full width).
+    #[arg(long, default_value = "100", value_name = "PERCENT")]
+    pub selectivity: crate::search::Selectivity,
+    /// The evaluation the search uses.
+    #[arg(long, default_value = "learned")]
+    pub eval: EvalKind,
+    /// Table size per game, in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search again the positions that already have a search label (deeper
+    /// labels for `datagen --labels search` data); exact labels are kept.
+    #[arg(long)]
+    pub redo_search: bool,
+    /// Games relabelled at once (default: all logical CPUs); the output does not
+    /// depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `mollett relabel`.
+pub fn run(args: RelabelArgs) -> anyhow::Result<()> {
+    let req = RelabelRequest {
+        rules: args.variant,
+        depth: args.depth,
+        selectivity: args.selectivity,
+        eval: args.eval,
+        hash_mb: args.hash,
+        redo_search: args.redo_search,
+    };
+    let pool = pool(args.threads)?;
+    let mut progress: Option<ProgressBar> = None;
+    let done = pool.install(|| {
+        run_relabel(
+            &req,
+            &args.data,
+            args.shard,
+            &args.out,
+            &mut |done, total| {
+                let b = progress
+                    .get_or_insert_with(|| bar(total, "games").unwrap_or_else(ProgressBar::hidden));
+                b.set_position(done);
+            },
+        )
+    })?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    eprintln!(
+        "relabel: {done} games relabelled, shard {}/{} of {} in {}",
+        args.shard.index,
+        args.shard.count,
+        args.data.display(),
+        args.out.display()
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -232,3 +232,12 @@ fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
     assert_eq!(mlw::parse(&report.bytes).unwrap().rules, Variant::Anti);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_ridge_weight_is_a_number_above_zero() {
+    assert_eq!(parse_ridge("3"), Ok(3.0));
+    assert_eq!(parse_ridge("0.5"), Ok(0.5));
+    for bad in ["0", "-1", "inf", "NaN", "x", ""] {
+        assert!(parse_ridge(bad).is_err(), "{bad}");
+    }
+}
