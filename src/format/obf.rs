@@ -65,7 +65,10 @@ pub fn parse_obf_line(line: &str) -> Result<ObfEntry, ParseError> {
                 end,
             )
         })?;
-        if let Err(e) = position.play(mv) {
+        // Edax lists a pass among the moves of a side that has moves, scored
+        // -127 (its "no score"): not a move to score, so it is read and skipped.
+        let edax_pass = mv == Move::Pass && position.moves() != 0;
+        if !edax_pass && let Err(e) = position.play(mv) {
             return Err(ParseError::new(
                 ErrorKind::IllegalMove,
                 format!("scored move '{text}' is illegal in this position: {e}"),
@@ -82,7 +85,7 @@ pub fn parse_obf_line(line: &str) -> Result<ObfEntry, ParseError> {
         let score = score_text
             .parse::<i32>()
             .ok()
-            .filter(|s| (-64..=64).contains(s))
+            .filter(|s| edax_pass || (-64..=64).contains(s))
             .ok_or_else(|| {
                 ParseError::new(
                     ErrorKind::BadNumber,
@@ -94,7 +97,9 @@ pub fn parse_obf_line(line: &str) -> Result<ObfEntry, ParseError> {
                     s1,
                 )
             })?;
-        scores.push((mv, score));
+        if !edax_pass {
+            scores.push((mv, score));
+        }
         i = skip_ws(line, s1);
         if i < line.len() {
             i = expect(line, i, ';', score_text)?;
@@ -256,5 +261,20 @@ mod tests {
             let e = parse_obf_line(&line).unwrap_err();
             assert!(e.to_string().contains(want), "{line}: {e}");
         }
+    }
+
+    #[test]
+    fn an_edax_pass_entry_beside_moves_is_skipped() {
+        let board = &FFO1[..66];
+        let e = parse_obf_line(&format!("{board}; G8:+18; --:-127; H1:+12;")).unwrap();
+        let squares: Vec<String> = e.scores.iter().map(|(m, _)| m.to_string()).collect();
+        assert_eq!(squares, ["g8", "h1"]);
+        assert_eq!(e.scores[1].1, 12);
+        let e = parse_obf_line(&format!("{board}; PA:-127")).unwrap();
+        assert!(e.scores.is_empty());
+        // Still a number, and the other moves' scores still in range.
+        let e = parse_obf_line(&format!("{board}; --:x;")).unwrap_err();
+        assert!(e.to_string().contains("'x' is not a score"), "{e}");
+        assert!(parse_obf_line(&format!("{board}; --:-127; G8:-127;")).is_err());
     }
 }
