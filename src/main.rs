@@ -14,6 +14,9 @@ fn main() {
     match run(cli) {
         Ok(true) => {}
         Ok(false) => std::process::exit(1),
+        // A reader that stopped reading (`mollett unpack | head`) ends the
+        // output, not in failure: as `cat` and `grep` do, say nothing.
+        Err(e) if mollett::tools::out::is_broken_pipe(&e) => {}
         Err(e) => {
             eprintln!("mollett: {e:#}");
             std::process::exit(2);

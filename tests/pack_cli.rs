@@ -68,6 +68,31 @@ fn packed_data_unpacks_and_trains_as_the_position_lines() {
     let both = std::fs::read_to_string(&game).unwrap() + &text;
     assert_eq!(std::fs::read_to_string(&back).unwrap(), both);
 
+    // `unpack | head -1`: a reader that goes away ends the output quietly
+    // (the data thrice over, more than a pipe holds).
+    let big = d.join("big.mpk");
+    let (g, t) = (s(&game), s(&search));
+    let (ok, err) = mollett(&["pack", g, t, g, t, g, t, "--out", s(&big)]);
+    assert!(ok && 3 * both.len() > 1 << 17, "{err}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["unpack", s(&big)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert_eq!(first, both.lines().next().unwrap().to_string() + "\n");
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && err.is_empty(),
+        "{:?}: {err}",
+        out.status
+    );
+
     // The same positions in the same order fit the same weights, bit for bit.
     let (wa, wb) = (d.join("a.mlw"), d.join("b.mlw"));
     for (data, out) in [(&back, &wa), (&packed, &wb)] {

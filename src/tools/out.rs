@@ -16,3 +16,12 @@ pub fn line(text: std::fmt::Arguments) {
         std::process::exit(2);
     }
 }
+
+/// Whether `e` (or an error it wraps) is a write to a reader that has gone:
+/// the end of the output, which [`line`] and the binary treat as success.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
