@@ -11,8 +11,13 @@
 # The committed training rounds (data/othello-r14, -r15) were played with seeds 14
 # and 15, depth 10 and 2 to 14 random moves; the script also checks that no
 # picked position (discs and side to move) occurs in them, and stops if one does.
-# The solves run two at a time (`--jobs 2`); OUT is written whole at the end
-# (a temporary file, then a rename), and an existing OUT is never replaced.
+#
+# Resumable: each position is appended to OUT as soon as its moves are solved
+# (its line and a comment with its cost, in one write, under a lock that also
+# keeps a second run of the same OUT away), so an interrupted run loses at most
+# the position being solved, and the same command continues an OUT that holds
+# fewer than COUNT positions (it checks that they are the first ones the seed
+# picks). THREADS (default 2) search threads solve each position.
 set -eu
 cd "$(dirname "$0")/.."
 if [ $# -ne 4 ]; then
@@ -20,14 +25,10 @@ if [ $# -ne 4 ]; then
     exit 2
 fi
 empties=$1 count=$2 seed=$3 out=$4
-if [ -e "$out" ]; then
-    echo "$0: $out exists already; remove it first" >&2
-    exit 2
-fi
+threads=${THREADS:-2}
 cargo build --release -q
 m=target/release/mollett
-# Beside OUT, so that the finished file is linked into place, never copied.
-tmp=$(mktemp -d "$(dirname "$out")/.mollett-test-set.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mollett-test-set.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # Twice the games asked for: a game that ends before EMPTIES has no such position.
@@ -55,7 +56,28 @@ for data in data/othello-r14.mpk.gz data/othello-r15.mpk.gz; do
     fi
 done
 
-"$m" solve "$tmp/picked.obf" --all-moves --jobs 2 > "$tmp/solved.obf"
-# Written whole, and never over a file that appeared meanwhile.
-ln "$tmp/solved.obf" "$out"
+# Continue OUT: one run at a time, and only the positions this seed picks.
+exec 9>>"$out"
+if ! flock -n 9; then
+    echo "$0: another run is writing $out" >&2
+    exit 1
+fi
+grep -v '^%' "$out" | cut -c1-66 > "$tmp/done.txt" || true
+solved=$(wc -l < "$tmp/done.txt")
+if ! head -n "$solved" "$tmp/picked.obf" | cmp -s - "$tmp/done.txt"; then
+    echo "$0: $out holds other positions than seed $seed picks; remove it or use its seed" >&2
+    exit 1
+fi
+echo "$0: $solved of $count positions solved already in $out" >&2
+
+i=$solved
+while [ "$i" -lt "$count" ]; do
+    i=$((i + 1))
+    sed -n "${i}p" "$tmp/picked.obf" > "$tmp/one.obf"
+    "$m" solve "$tmp/one.obf" --all-moves --threads "$threads" > "$tmp/one.out"
+    # The position and its cost (a `%` comment: nodes, seconds), in one write;
+    # the lock is held on descriptor 9 throughout.
+    cat "$tmp/one.out" >&9
+    echo "$0: position $i of $count solved" >&2
+done
 echo "$0: $count positions with $empties empties, every move solved, in $out" >&2
