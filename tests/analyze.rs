@@ -47,6 +47,14 @@ fn the_wipeout_blunder_is_found() {
     assert!(ok, "{err}");
     let moves = json_lines(&out);
     assert_eq!(moves.len(), 9);
+    // Evaluations and losses are centi-discs: two decimals, no float noise
+    // (a loss of 3.1799999999999997 once).
+    for m in &moves {
+        for key in ["played_eval", "best_eval", "loss"] {
+            let x = m[key].as_f64().unwrap();
+            assert_eq!((x * 100.0).round() / 100.0, x, "{key} in {m}");
+        }
+    }
     let worst = moves
         .iter()
         .max_by(|a, b| {

@@ -21,7 +21,7 @@ pub mod svg;
 
 use crate::board::{Color, Move};
 use crate::engine::{Engine, EngineError, Event, Job, Settings};
-use crate::eval::to_discs;
+use crate::eval::{from_discs, to_discs};
 use crate::format::{ParseError, parse_first_ggf, parse_transcript};
 use crate::rules::game::Game;
 use crate::rules::{Position, Variant};
@@ -162,21 +162,26 @@ pub fn analyze(
         let best = run(pos, limits.depth)?;
         let mut best_move = best.best.expect("a position with a move to play");
         let mut best_exact = best.kind == ScoreKind::Exact;
-        let mut best_eval = to_discs(best.score);
+        // In centi-discs, so that the loss is a difference of whole units.
+        let mut best_eval = best.score;
         let child = positions[i + 1];
         let (played_eval, played_exact) = if child.is_game_over() {
-            (f64::from(-child.final_score()), true)
+            (from_discs(-child.final_score()), true)
         } else if played == best_move {
             (best_eval, best_exact)
         } else {
             let r = run(&child, limits.depth.saturating_sub(1))?;
-            (-to_discs(r.score), r.kind == ScoreKind::Exact)
+            (-r.score, r.kind == ScoreKind::Exact)
         };
         // A played move rated at least as high as the first pick is the best.
         if played == best_move || played_eval >= best_eval {
             (best_move, best_eval, best_exact) = (played, played_eval, played_exact);
         }
-        let loss = best_eval - played_eval;
+        let (loss, played_eval, best_eval) = (
+            to_discs(best_eval - played_eval),
+            to_discs(played_eval),
+            to_discs(best_eval),
+        );
         let mark = if loss >= BLUNDER_FACTOR * opts.threshold {
             "??"
         } else if loss >= opts.threshold {
