@@ -146,13 +146,13 @@ fn a_forced_pass_is_solved_exactly() {
             json_lines(&out).0
         };
         let [passed, replied] = <[Value; 2]>::try_from(exact(false)).unwrap();
-        assert_eq!(passed["move"], "PA", "{variant}: {passed}");
-        assert_eq!(passed["pv"][0], "PA", "{variant}: {passed}");
-        assert_ne!(replied["move"], "PA", "{variant}: {replied}");
+        assert_eq!(passed["move"], "pass", "{variant}: {passed}");
+        assert_eq!(passed["pv"][0], "pass", "{variant}: {passed}");
+        assert_ne!(replied["move"], "pass", "{variant}: {replied}");
         let score = passed["score"].as_i64().unwrap();
         assert_eq!(score, -replied["score"].as_i64().unwrap(), "{variant}");
         let [wld, _] = <[Value; 2]>::try_from(exact(true)).unwrap();
-        assert_eq!(wld["move"], "PA", "{variant}: {wld}");
+        assert_eq!(wld["move"], "pass", "{variant}: {wld}");
         assert_eq!(wld["score"].as_i64().unwrap(), score.signum(), "{variant}");
     }
 }

@@ -106,6 +106,15 @@ impl Move {
         self.to_string().to_ascii_uppercase()
     }
 
+    /// The move in lower case, a pass as `pass`: as the console, GTP and the
+    /// one-shot tools write it (`f5`, `pass`).
+    pub fn lower(self) -> String {
+        match self {
+            Move::Play(sq) => sq.to_string(),
+            Move::Pass => "pass".to_string(),
+        }
+    }
+
     /// The square, or `None` for a pass.
     pub fn square(self) -> Option<Square> {
         match self {

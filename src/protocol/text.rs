@@ -22,12 +22,9 @@ pub(crate) fn legal_moves_text(pos: &Position) -> String {
         .join(" ")
 }
 
-/// A move in lower case, a pass as `pass`.
+/// A move in lower case, a pass as `pass` ([`Move::lower`]).
 pub(crate) fn move_lower(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string(),
-        Move::Pass => "pass".to_string(),
-    }
+    mv.lower()
 }
 
 /// The final result from Black's point of view: `B+n`, `W+n` or `0`.

@@ -137,11 +137,11 @@ fn solve_one(
     PositionReport {
         index,
         empties: board.empties(),
-        best: r.best.map(|m| m.to_string()),
+        best: r.best.map(Move::lower),
         score,
         nodes: r.nodes,
         seconds: r.elapsed.as_secs_f64(),
-        pv: r.pv.iter().map(Move::to_string).collect(),
+        pv: r.pv.iter().map(|m| m.lower()).collect(),
         expected,
         disagrees,
         obf: None,
@@ -188,15 +188,12 @@ fn solve_every_move(
     PositionReport {
         index,
         empties: pos.board.empties(),
-        best: best.map(|(mv, _, _)| mv.to_string()),
+        best: best.map(|(mv, _, _)| mv.lower()),
         score: best.map_or_else(|| pos.final_score(), |&(_, s, _)| s),
         nodes,
         seconds,
         pv: best.map_or_else(Vec::new, |(mv, _, line)| {
-            std::iter::once(mv)
-                .chain(line)
-                .map(Move::to_string)
-                .collect()
+            std::iter::once(mv).chain(line).map(|m| m.lower()).collect()
         }),
         expected: entry.scores.first().map(|&(_, s)| s),
         disagrees,
