@@ -242,6 +242,35 @@ fn a_forced_pass_is_played_unsearched_and_said_so() {
 }
 
 #[test]
+fn a_solve_shows_its_selective_passes_apart() {
+    // 20 empties (the first of benches/data/accuracy-20.obf, A6 wins by 2): the
+    // selective passes to the end come before the proof, each named by its
+    // confidence, never as a second "depth 20".
+    let board = "--OOXX----OOOX--X-OOXOXXXXXOXXOXOOXOOOXX--OOOXXX--OOOO-X--O--O-- X";
+    let out = script(
+        &["--threads", "1", "--level", "60", "--verbose"],
+        &format!("setboard {board}\ngo\n"),
+    );
+    let depths: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info "))
+        .map(|l| l.split(' ').nth(2).unwrap())
+        .collect();
+    assert!(depths.contains(&"20@73%"), "{out}");
+    assert_eq!(depths.last(), Some(&"exact"), "{out}");
+    let mut seen = depths.clone();
+    seen.dedup();
+    assert_eq!(seen, depths, "each depth once: {out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("move a6 score +2 depth exact"),
+        "{out}"
+    );
+}
+
+#[test]
 fn mode_lets_the_engine_answer_and_play_itself() {
     // Mode 0: the engine plays White, so it answers f5 by itself.
     let out = script(

@@ -176,11 +176,13 @@ pub fn format_pv(pv: &[Move]) -> String {
     pv.iter().map(|m| m.upper()).collect::<Vec<_>>().join("-")
 }
 
-/// The depth field of a hint: the midgame depth, `100%` (exact) or `100%W`
+/// The depth field of a hint: the midgame depth, `73%` (a selective search to
+/// the end of the game at that confidence), `100%` (exact) or `100%W`
 /// (win/loss/draw).
 pub fn format_depth(kind: ScoreKind) -> String {
     match kind {
         ScoreKind::Midgame(d) => d.to_string(),
+        ScoreKind::SelectiveEnd { selectivity, .. } => format!("{}%", selectivity.percent()),
         ScoreKind::Exact => "100%".to_string(),
         ScoreKind::WinLossDraw => "100%W".to_string(),
     }

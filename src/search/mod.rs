@@ -187,6 +187,15 @@ pub struct TimeLimit {
 pub enum ScoreKind {
     /// A heuristic search to the given depth.
     Midgame(u32),
+    /// A selective search to the end of the game, from `empties` empty
+    /// squares at `selectivity`: a likely final margin, not yet proven (the
+    /// solver's passes before its proof).
+    SelectiveEnd {
+        /// The empty squares searched to the end.
+        empties: u32,
+        /// The Multi-ProbCut confidence of the pass.
+        selectivity: Selectivity,
+    },
     /// The exact final disc difference.
     Exact,
     /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).

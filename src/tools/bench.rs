@@ -312,6 +312,10 @@ pub fn totals(lines: &[BenchLine]) -> (u64, f64) {
 fn kind_text(kind: ScoreKind) -> String {
     match kind {
         ScoreKind::Midgame(d) => format!("depth {d:>2}"),
+        ScoreKind::SelectiveEnd {
+            empties,
+            selectivity,
+        } => format!("{empties}@{}%  ", selectivity.percent()),
         ScoreKind::Exact => "exact   ".to_string(),
         ScoreKind::WinLossDraw => "wld     ".to_string(),
     }

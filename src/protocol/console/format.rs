@@ -9,7 +9,9 @@ use crate::search::{ScoreKind, SearchResult};
 /// A score as the console writes it: `+0.50` (midgame), `+4` (exact), `win`.
 pub fn format_score(score: i32, kind: ScoreKind) -> String {
     match kind {
-        ScoreKind::Midgame(_) => format!("{:+.2}", to_discs(score)),
+        ScoreKind::Midgame(_) | ScoreKind::SelectiveEnd { .. } => {
+            format!("{:+.2}", to_discs(score))
+        }
         ScoreKind::Exact => format!("{:+}", crate::eval::whole_discs(score)),
         ScoreKind::WinLossDraw => match score.signum() {
             1 => "win".into(),
@@ -19,10 +21,15 @@ pub fn format_score(score: i32, kind: ScoreKind) -> String {
     }
 }
 
-/// The depth field: `12`, `exact` or `wld`.
+/// The depth field: `12`, `24@73%` (a selective search to the end of the
+/// game from 24 empties, as Edax writes it), `exact` or `wld`.
 fn format_depth(kind: ScoreKind) -> String {
     match kind {
         ScoreKind::Midgame(d) => d.to_string(),
+        ScoreKind::SelectiveEnd {
+            empties,
+            selectivity,
+        } => format!("{empties}@{}%", selectivity.percent()),
         ScoreKind::Exact => "exact".into(),
         ScoreKind::WinLossDraw => "wld".into(),
     }

@@ -99,6 +99,11 @@ fn formats_replies() {
     );
     assert_eq!(format_depth(ScoreKind::Exact), "100%");
     assert_eq!(format_depth(ScoreKind::WinLossDraw), "100%W");
+    let selective = ScoreKind::SelectiveEnd {
+        empties: 24,
+        selectivity: "73".parse().unwrap(),
+    };
+    assert_eq!(format_depth(selective), "73%");
     assert_eq!(
         format_nodestats(1_250_000, Duration::from_millis(840)),
         "nodestats 1250000 0.84"

@@ -319,7 +319,11 @@ impl<'a, R: RuleSearch> Root<'a, R> {
             let Some(lines) = pass.filter(|_| !aborted) else {
                 return Err(last);
             };
-            let it = self.iteration(ScoreKind::Midgame(empties), MIDGAME_RANGE, lines);
+            let kind = ScoreKind::SelectiveEnd {
+                empties,
+                selectivity: sel,
+            };
+            let it = self.iteration(kind, MIDGAME_RANGE, lines);
             report(&it);
             last = Some(it);
         }
