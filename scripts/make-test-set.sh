@@ -20,15 +20,7 @@ if [ $# -ne 4 ]; then
     exit 2
 fi
 empties=$1 count=$2 seed=$3 out=$4
-if [ -e "$out" ]; then
-    echo "$0: $out exists already; remove it first" >&2
-    exit 2
-fi
-cargo build --release -q
-m=target/release/mollett
-# Beside OUT, so that the finished file is linked into place, never copied.
-tmp=$(mktemp -d "$(dirname "$out")/.mollett-test-set.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. scripts/prepare-out.sh
 
 # Twice the games asked for: a game that ends before EMPTIES has no such position.
 "$m" datagen --games $((2 * count)) --seed "$seed" --depth 8 --selectivity 73 \

@@ -294,3 +294,17 @@ fn a_bad_games_file_is_refused_by_line() {
     let (code, _, _) = accuracy(&["--games", file.to_str().unwrap(), "x.obf"]);
     assert_eq!(code, Some(2));
 }
+
+/// The committed games set (`benches/data/consistency-games.txt`, made by
+/// `scripts/make-games-set.sh`): 20 whole games, one transcript a line.
+#[test]
+fn the_committed_games_set_holds_twenty_whole_games() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/consistency-games.txt");
+    let text = std::fs::read_to_string(path).expect("the games set is committed");
+    let games =
+        mollett::tools::accuracy::consistency::parse_games(&text, mollett::rules::Variant::Othello)
+            .expect("the games set parses");
+    assert_eq!(games.len(), 20);
+    assert!(games.iter().all(|g| g.game.is_over()));
+}
