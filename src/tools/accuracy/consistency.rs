@@ -139,7 +139,8 @@ pub struct GamePairs {
     pub cost: Cost,
 }
 
-/// Measures the pairs of `game` (its line `line`) on `engine`.
+/// Measures the pairs of `game` on `engine`, searching each position once
+/// (a cleared table per search).
 pub fn measure_game(engine: &mut Engine, game: &NumberedGame, how: Measure) -> Result<GamePairs> {
     let positions = game.game.variant_positions();
     let mut out = GamePairs::default();
