@@ -1,6 +1,8 @@
 //! `mollett accuracy` end to end: exact solves score no error, the JSON
 //! summary is the mean of the per-position lines, and a file that does not
-//! score every legal move is refused with the line named.
+//! score every legal move is refused with the line named. With `--games`
+//! (odd/even consistency, issue 41): the report counts every pair, pairs
+//! solved exactly along best moves sum to 0, and a bad games file is refused.
 
 mod common;
 use common::Scratch;
@@ -127,4 +129,182 @@ fn the_committed_test_sets_score_every_legal_move() {
     let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     assert_eq!(all["mean_abs_error"], 0.0);
     assert_eq!(all["best_move_percent"], 100.0);
+}
+
+/// `examples/game.ggf`, a GGF record on one line.
+fn example_game() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/game.ggf");
+    std::fs::read_to_string(path).unwrap().trim().to_string()
+}
+
+/// The JSON lines of a `--games` run, split into pairs, rows and the totals.
+fn consistency_json(args: &[&str]) -> (Vec<Value>, Vec<Value>, Value) {
+    let (code, out, err) = accuracy(args);
+    assert_eq!(code, Some(0), "{err}");
+    let mut lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let totals = lines.pop().unwrap();
+    assert_eq!(totals["what"], "games");
+    let (pairs, rows) = lines.into_iter().partition(|v| v.get("sum").is_some());
+    (pairs, rows, totals)
+}
+
+#[test]
+fn the_consistency_report_counts_every_pair() {
+    let dir = Scratch::new("consistency");
+    let file = dir.join("games.txt");
+    // The example game (60 moves, one ending it) and a transcript of 10 moves.
+    let games = format!("% two games\n{}\n\nf5d6c3d3c4f4f6f3e6e7\n", example_game());
+    std::fs::write(&file, games).unwrap();
+    let f = file.to_str().unwrap();
+    let args = ["--games", f, "--level", "2", "--skip-plies", "2", "--json"];
+    let (pairs, rows, totals) = consistency_json(&args);
+    let row = |what: &str| rows.iter().find(|v| v["what"] == what);
+    let all = row("all").unwrap();
+    let exact = row("exact").map_or(0, |v| v["pairs"].as_u64().unwrap());
+    assert_eq!(pairs.len() as u64, all["pairs"].as_u64().unwrap() + exact);
+    let bands: u64 = rows
+        .iter()
+        .filter(|v| v["what"].as_str().unwrap().starts_with("empties"))
+        .map(|v| v["pairs"].as_u64().unwrap())
+        .sum();
+    assert_eq!(bands, all["pairs"].as_u64().unwrap());
+    // Every move is a pair or left out, and each game's first two are left out.
+    let skipped = &totals["skipped"];
+    let left_out: u64 = ["opening", "pass", "end", "mixed"]
+        .iter()
+        .map(|k| skipped[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs.len() as u64 + left_out, 70);
+    assert_eq!(skipped["opening"], 4);
+    assert_eq!(skipped["end"], 1);
+    assert_eq!(totals["games"], 2);
+    // A sum is the position's score plus the child's, and a child's search is
+    // the next position's.
+    for p in &pairs {
+        let (s, c) = (
+            p["score"].as_f64().unwrap(),
+            p["child_score"].as_f64().unwrap(),
+        );
+        assert!((p["sum"].as_f64().unwrap() - (s + c)).abs() < 1e-9, "{p}");
+    }
+    for w in pairs.windows(2) {
+        if w[0]["line"] == w[1]["line"] && w[1]["ply"] == w[0]["ply"].as_u64().unwrap() + 1 {
+            assert_eq!(w[0]["child_score"], w[1]["score"]);
+        }
+    }
+    let midgame: Vec<&Value> = pairs.iter().filter(|p| p["exact"] == false).collect();
+    let mean = midgame
+        .iter()
+        .map(|p| p["sum"].as_f64().unwrap())
+        .sum::<f64>()
+        / midgame.len() as f64;
+    assert!((all["mean_sum"].as_f64().unwrap() - mean).abs() < 1e-9);
+    // --games-limit 1: the first game alone.
+    let mut one = args.to_vec();
+    one.extend(["--games-limit", "1"]);
+    let (first, _, totals) = consistency_json(&one);
+    assert_eq!(totals["games"], 1);
+    assert!(first.iter().all(|p| p["line"] == 2));
+    assert!(first.len() < pairs.len());
+    // The text report ends with the totals.
+    let (code, text, _) = accuracy(&args[..args.len() - 1]);
+    assert_eq!(code, Some(0));
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("games 2, searches "), "{text}");
+}
+
+/// The example game to 14 empties, then the solver's best move every turn to
+/// the end, as a transcript.
+fn solved_ending() -> String {
+    use mollett::engine::{Engine, Event, Job, Settings};
+    use mollett::rules::Variant;
+    use mollett::rules::game::Game;
+    let full = mollett::tools::analyze::parse_game(&example_game(), Variant::Othello).unwrap();
+    let mut game = Game::from_moves(Variant::Othello.start(), full.moves[..46].to_vec()).unwrap();
+    assert_eq!(game.position().board.empties(), 14);
+    let mut engine = Engine::new(Settings {
+        threads: 1,
+        hash_mb: 16,
+        ..Settings::default()
+    })
+    .unwrap();
+    while !game.is_over() {
+        let pos = game.position();
+        let best = if pos.must_pass() {
+            mollett::Move::Pass
+        } else {
+            engine.new_game(pos).unwrap();
+            engine.start(Job::Solve { wld: false }).unwrap();
+            match engine.wait().pop() {
+                Some(Event::Finished(f)) => f.result.unwrap().best.unwrap(),
+                other => panic!("{other:?}"),
+            }
+        };
+        game.play(best).unwrap();
+    }
+    mollett::format::write_transcript(&game)
+}
+
+#[test]
+fn exact_pairs_along_best_moves_sum_to_zero() {
+    let dir = Scratch::new("consistency-exact");
+    let file = dir.join("solved.txt");
+    std::fs::write(&file, solved_ending()).unwrap();
+    let f = file.to_str().unwrap();
+    let (pairs, rows, _) = consistency_json(&[
+        "--games",
+        f,
+        "--level",
+        "2",
+        "--exact-empties",
+        "14",
+        "--json",
+    ]);
+    let exact: Vec<&Value> = pairs.iter().filter(|p| p["exact"] == true).collect();
+    // Every move from 14 empties that neither passes nor ends the game.
+    assert!(exact.len() >= 8, "{}", exact.len());
+    for p in &exact {
+        assert!(p["empties"].as_u64().unwrap() <= 14, "{p}");
+        assert_eq!(p["sum"].as_f64().unwrap(), 0.0, "{p}");
+    }
+    let row = rows.iter().find(|v| v["what"] == "exact").unwrap();
+    assert_eq!(row["pairs"].as_u64().unwrap(), exact.len() as u64);
+    assert_eq!(row["mean_abs_sum"], 0.0);
+}
+
+#[test]
+fn a_bad_games_file_is_refused_by_line() {
+    let dir = Scratch::new("consistency-bad");
+    let file = dir.join("bad.txt");
+    std::fs::write(&file, "f5d6c3\nf5f5\n").unwrap();
+    let (code, out, err) = accuracy(&["--games", file.to_str().unwrap(), "--level", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("bad.txt") && err.contains("line 2"), "{err}");
+    std::fs::write(&file, "% nothing\n").unwrap();
+    let (code, _, err) = accuracy(&["--games", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("holds no game"), "{err}");
+    let (code, _, err) = accuracy(&["--games", dir.join("none.txt").to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, _) = accuracy(&["--games", file.to_str().unwrap(), "x.obf"]);
+    assert_eq!(code, Some(2));
+}
+
+/// The committed games set (`benches/data/consistency-games.txt`, made by
+/// `scripts/make-games-set.sh`): 20 whole games, one transcript a line.
+#[test]
+fn the_committed_games_set_holds_twenty_whole_games() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/consistency-games.txt");
+    let text = std::fs::read_to_string(path).expect("the games set is committed");
+    let games =
+        mollett::tools::accuracy::consistency::parse_games(&text, mollett::rules::Variant::Othello)
+            .expect("the games set parses");
+    assert_eq!(games.len(), 20);
+    assert!(games.iter().all(|g| g.game.is_over()));
 }

@@ -9,6 +9,11 @@
 //! whether the move is a best move, whether the score is within 3 and 6 discs,
 //! and the discs the chosen move loses. The report gives these overall and per
 //! band of [`BAND_WIDTH`] empties, with nodes and time.
+//!
+//! With `--games FILE` it measures instead how well a search's score agrees
+//! with the score of the position after the move played ([`consistency`]).
+
+pub mod consistency;
 
 use crate::engine::{Engine, Event, Job, Settings};
 use crate::eval::to_discs;
@@ -35,8 +40,21 @@ const FAIR: f64 = 6.0;
 #[derive(clap::Args, Debug)]
 pub struct AccuracyArgs {
     /// The OBF file: each line a position and the exact score of every legal
-    /// move.
-    pub file: PathBuf,
+    /// move (or `--games`).
+    #[arg(required_unless_present = "games", conflicts_with = "games")]
+    pub file: Option<PathBuf>,
+    /// Measure odd/even consistency on the games of FILE instead (one game a
+    /// line: a transcript or a GGF record): the score of each position plus
+    /// the score of the position after the move played.
+    #[arg(long, value_name = "FILE")]
+    pub games: Option<PathBuf>,
+    /// With `--games`: leave out the first K moves of every game (a random
+    /// opening, whose moves are not the engine's).
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "games")]
+    pub skip_plies: usize,
+    /// With `--games`: measure only the first N games of the file.
+    #[arg(long, value_name = "N", requires = "games")]
+    pub games_limit: Option<usize>,
     /// Playing level: 1..60, easy, medium or hard (default 21, the engine's).
     #[arg(long)]
     pub level: Option<Level>,
@@ -53,8 +71,8 @@ pub struct AccuracyArgs {
     /// Transposition table size, in MB (cleared between positions).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Print only JSON, one object per position, then one per band and the
-    /// total.
+    /// Print only JSON, one object per position (per pair with `--games`),
+    /// then one per band and the total.
     #[arg(long)]
     pub json: bool,
     /// The rules: othello (default) or anti.
@@ -259,30 +277,48 @@ fn search(engine: &mut Engine, pos: Position) -> Result<SearchResult> {
     }
 }
 
-/// Runs `mollett accuracy`: a line per position (JSON only with `--json`),
-/// then a line per band of empties and one for the whole file.
-pub fn run_accuracy(args: AccuracyArgs) -> Result<()> {
-    if args.variant == Variant::Reversi {
-        bail!("--variant reversi: accuracy files hold positions of othello or anti");
-    }
+/// The level `args` ask for: `--level`, with `--selectivity` applied.
+fn level_of(args: &AccuracyArgs) -> Level {
     let mut level = args.level.unwrap_or(Settings::default().level);
     if let Some(s) = args.selectivity {
         level.limits.selectivity = s;
     }
-    let mut engine = Engine::new(Settings {
+    level
+}
+
+/// An engine at `level` with the thread count, table size, exact-empties
+/// override and rules of `args`.
+fn engine_for(args: &AccuracyArgs, level: Level, exact_empties: Option<u32>) -> Result<Engine> {
+    Engine::new(Settings {
         level,
         threads: args.threads.into(),
         hash_mb: args.hash,
-        exact_empties: args.exact_empties,
+        exact_empties,
         variant: args.variant,
         ..Settings::default()
     })
-    .with_context(|| format!("an engine with a {} MB table", args.hash))?;
+    .with_context(|| format!("an engine with a {} MB table", args.hash))
+}
+
+/// Runs `mollett accuracy`: a line per position (JSON only with `--json`),
+/// then a line per band of empties and one for the whole file; with
+/// `--games`, the consistency report instead ([`consistency::run`]).
+pub fn run_accuracy(args: AccuracyArgs) -> Result<()> {
+    let file = match (&args.file, &args.games) {
+        (_, Some(games)) => return consistency::run(&args, games),
+        (Some(file), None) => file.clone(),
+        (None, None) => bail!("give an OBF file or --games FILE"),
+    };
+    if args.variant == Variant::Reversi {
+        bail!("--variant reversi: accuracy files hold positions of othello or anti");
+    }
+    let level = level_of(&args);
+    let mut engine = engine_for(&args, level, args.exact_empties)?;
     let (mut total, mut bands) = (Tally::default(), BTreeMap::<u32, Tally>::new());
-    for item in obf_entries(&args.file)? {
+    for item in obf_entries(&file)? {
         let (line, entry) = item?;
         let m = measure(&mut engine, line, &entry, args.variant)
-            .with_context(|| format!("in {}", args.file.display()))?;
+            .with_context(|| format!("in {}", file.display()))?;
         if args.json {
             say!("{}", serde_json::to_string(&m)?);
         }
@@ -290,22 +326,33 @@ pub fn run_accuracy(args: AccuracyArgs) -> Result<()> {
         bands.entry(m.empties / BAND_WIDTH).or_default().add(&m);
     }
     if total.count == 0 {
-        bail!("{} holds no position", args.file.display());
+        bail!("{} holds no position", file.display());
     }
     let mut summaries: Vec<Summary> = bands
         .iter()
         .map(|(&b, t)| t.summary(band(b * BAND_WIDTH)))
         .collect();
     summaries.push(total.summary("all".to_string()));
-    if !args.json {
-        say!("level {level}, {} thread(s)", args.threads);
-        say!("{TABLE_HEADER}");
+    let title = format!("level {level}, {} thread(s)", args.threads);
+    print_rows(args.json, [&title, TABLE_HEADER], &summaries, Summary::line)
+}
+
+/// Prints a report's rows: the `heading` lines, then each row's text line; or,
+/// with `json`, only each row as JSON.
+fn print_rows<S: Serialize>(
+    json: bool,
+    heading: [&str; 2],
+    rows: &[S],
+    line: fn(&S) -> String,
+) -> Result<()> {
+    if !json {
+        heading.iter().for_each(|h| say!("{h}"));
     }
-    for s in &summaries {
-        if args.json {
-            say!("{}", serde_json::to_string(s)?);
+    for row in rows {
+        if json {
+            say!("{}", serde_json::to_string(row)?);
         } else {
-            say!("{}", s.line());
+            say!("{}", line(row));
         }
     }
     Ok(())

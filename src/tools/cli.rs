@@ -88,7 +88,8 @@ pub enum Command {
     Analyze(crate::tools::analyze::command::AnalyzeArgs),
     /// Measure scores and moves against exact ones: search every position of
     /// an OBF file that scores each legal move and report the errors, overall
-    /// and by empties.
+    /// and by empties; or, with `--games`, the odd/even consistency of the
+    /// scores along games.
     Accuracy(crate::tools::accuracy::AccuracyArgs),
     /// Generate training positions from self-play, labelled by exact solves and
     /// game results (shardable, resumable).

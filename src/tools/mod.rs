@@ -5,8 +5,8 @@
 //!
 //! - [`arena`]: engine-against-engine matches and tournaments (`match`).
 //! - [`analyze`]: a game reviewed move by move (`analyze`).
-//! - [`accuracy`]: scores and moves against exact ones on an OBF file
-//!   (`accuracy`).
+//! - [`accuracy`]: scores and moves against exact ones on an OBF file, and
+//!   the odd/even consistency of scores along games (`accuracy`).
 //! - [`solve`]: exact solves of OBF files (`solve`).
 //! - [`bench`]: the fixed bench and its signature, and time to depth (`bench`).
 //! - [`perft`]: leaf counts (`perft`).
