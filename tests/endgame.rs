@@ -149,7 +149,11 @@ fn multi_pv_solves_after_a_selective_pass() {
     let stop = AtomicBool::new(false);
     let mut kinds = Vec::new();
     let last = multipv(&req, &tt, &stop, &mut |it| kinds.push(it.kind)).unwrap();
-    let pass = kinds.iter().position(|&k| k == ScoreKind::Midgame(20));
+    let selective = ScoreKind::SelectiveEnd {
+        empties: 20,
+        selectivity: "73".parse().unwrap(),
+    };
+    let pass = kinds.iter().position(|&k| k == selective);
     let exact = kinds.iter().position(|&k| k == ScoreKind::Exact);
     assert!(pass.is_some() && pass < exact, "{kinds:?}");
     let got: Vec<i32> = last.lines.iter().map(|l| l.score).collect();
