@@ -9,7 +9,11 @@
 //! `s = sqrt(Σ (xᵢ − p)² / n) / sqrt(n)` is the standard error of the mean of the
 //! per-game scores `xᵢ ∈ {0, ½, 1}` (the normal approximation cutechess-cli uses).
 //! A score of 0 or 1, or a bound outside (0, 1), has an infinite Elo (−∞ or +∞):
-//! with no loss or no win at all the data give no upper or lower bound.
+//! with no loss or no win at all the data give no upper or lower bound. When
+//! every game has the same extreme result (all won, or all lost) the normal
+//! approximation has no spread at all, and the finite end comes from the exact
+//! binomial (Clopper–Pearson) bound instead: `n` wins out of `n` put `p` above
+//! `0.025^(1/n)` with 95 % confidence (4 wins of 4: above 0.398, −72.1 Elo).
 //!
 //! # Elo by pairs
 //!
@@ -27,6 +31,10 @@
 
 /// 1.96: the two-sided 95 % quantile of the normal distribution.
 pub const Z_95: f64 = 1.959_963_984_540_054;
+
+/// 0.025: each tail of a two-sided 95 % interval, for the exact bound of a
+/// score of 0 or 1.
+const TAIL_95: f64 = 0.025;
 
 /// The Elo difference that an expected score `p` stands for (−∞ at or below 0,
 /// +∞ at or above 1).
@@ -99,10 +107,17 @@ fn estimate(outcomes: &[(f64, u32)]) -> Option<EloEstimate> {
         .sum::<f64>()
         / n;
     let margin = Z_95 * (variance / n).sqrt();
+    // Every score 1 (or every score 0): no spread, so the exact binomial bound.
+    let exact = 1.0 - TAIL_95.powf(1.0 / n);
+    let (low, high) = match p {
+        1.0 => (1.0 - exact, 1.0),
+        0.0 => (0.0, exact),
+        _ => (p - margin, p + margin),
+    };
     Some(EloEstimate {
         elo: elo_from_score(p),
-        low: elo_from_score(p - margin),
-        high: elo_from_score(p + margin),
+        low: elo_from_score(low),
+        high: elo_from_score(high),
     })
 }
 
@@ -213,11 +228,19 @@ mod tests {
             draws: 0,
             losses: 0,
         };
+        // All won: infinite, but bounded below by the exact binomial bound
+        // 0.025^(1/4) = 0.3976, -400·log10(1/0.3976 - 1) = -72.15 Elo.
         let e = all.elo().unwrap();
-        assert_eq!(
-            (e.elo, e.low, e.high),
-            (f64::INFINITY, f64::INFINITY, f64::INFINITY)
-        );
+        assert_eq!((e.elo, e.high), (f64::INFINITY, f64::INFINITY));
+        assert!((e.low + 72.15).abs() < 0.01, "{e:?}");
+        let none = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 4,
+        };
+        let e = none.elo().unwrap();
+        assert_eq!((e.elo, e.low), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        assert!((e.high - 72.15).abs() < 0.01, "{e:?}");
         let one_draw = Wdl {
             wins: 3,
             draws: 1,
