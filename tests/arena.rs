@@ -471,6 +471,20 @@ fn a_variant_match_resumes_and_refuses_another_variant_s_games() {
         err.contains("is a game of anti, this match plays othello"),
         "{err}"
     );
+    // A forfeit's result is checked: never a draw, never beyond 64 discs.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (head, rest) = text.split_once("RE[").unwrap();
+    let rest = &rest[rest.find(']').unwrap()..];
+    for bad in ["0:r", "2147483647:r", "-40:x"] {
+        std::fs::write(&file, format!("{head}RE[{bad}{rest}")).unwrap();
+        let out = resume(&base);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad}");
+        assert!(
+            err.contains(&format!("RE[{bad}] is not a forfeit")),
+            "{err}"
+        );
+    }
 }
 
 #[test]

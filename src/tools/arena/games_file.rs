@@ -14,7 +14,7 @@
 //! - Each record carries its game's number in the schedule as `RO[N]`
 //!   (1-based, as the report numbers games), which [`resumed_games`] uses.
 
-use super::game::{Forfeit, GameOutcome, complete, discs};
+use super::game::{FORFEIT_MARGIN, Forfeit, GameOutcome, complete, discs};
 use super::process::Fault;
 use super::{GameResult, MatchConfig, schedule};
 use crate::board::{Color, Move};
@@ -218,6 +218,13 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         }
         (None, end)
     } else {
+        // A forfeit as the runner writes it: on time (`t`) or another fault
+        // (`r`), a win of at least 33-31 for the other side, never a draw.
+        if !matches!(suffix, "t" | "r") || !(FORFEIT_MARGIN..=64).contains(&margin.abs()) {
+            return Err(format!(
+                "RE[{re}] is not a forfeit (a margin of {FORFEIT_MARGIN} to 64 either way, then :t or :r)"
+            ));
+        }
         // The side that defaulted is the one the adjudicated margin is against.
         let loser = if margin < 0 {
             Color::Black
