@@ -6,13 +6,15 @@
 //! - [`read_regular_file`] reads a regular file of at most a given size, and
 //!   refuses anything else (a FIFO, a device, a directory) without blocking;
 //! - [`BoundedLines`] streams a file line by line, each line of at most a given
-//!   length.
+//!   length;
+//! - [`write_whole`], the one write of a whole file: beside it, then renamed
+//!   over it, so that a reader or a failure never sees part of it.
 //!
 //! Errors are [`std::io::Error`]s whose message says what was wrong (too large,
 //! not a regular file, not UTF-8); the callers name the file.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 /// The largest game record, opening list or games file read whole: far above
@@ -76,6 +78,43 @@ pub fn read_regular_file(path: &Path, limit: u64) -> io::Result<String> {
         ));
     }
     read_text(file, limit)
+}
+
+/// Writes `bytes` to `path` whole: into a new temporary file beside it,
+/// synced, then renamed over it, so that a reader never sees a part and a
+/// failure (a full disk) leaves what was there. A `path` that exists and is
+/// not a regular file (a FIFO, a device, a directory) is refused without
+/// blocking.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The lines of a stream, each of at most `max` bytes (without its `\n`; a
@@ -175,6 +214,23 @@ mod tests {
         assert_eq!(e.to_string(), "larger than 1 MiB");
         let e = read_text(&b"a\xffb"[..], 10).unwrap_err();
         assert_eq!(e.to_string(), "not UTF-8 text (at byte 1)");
+    }
+
+    #[test]
+    fn a_whole_write_replaces_a_file_and_refuses_other_kinds() {
+        let dir = std::env::temp_dir().join(format!("mollett-write-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.ggf");
+        write_whole(&path, b"one").unwrap();
+        write_whole(&path, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        // Nothing left beside it.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        for other in [Path::new("/dev/null"), dir.as_path()] {
+            let e = write_whole(other, b"x").unwrap_err();
+            assert_eq!(e.to_string(), "not a regular file");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

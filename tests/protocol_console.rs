@@ -317,6 +317,31 @@ fn games_are_saved_and_loaded_as_ggf() {
     std::fs::write(file, common::ggf("B[F5/0.00]W[F6//1.5]")).unwrap();
     let out = script(&["--threads", "1"], &format!("load {file}\nshowboard\n"));
     assert!(out.contains("played (2): f5 [f6]"), "{out}");
+    // Only the first record is read: a broken second one does not matter. An
+    // Anti-Reversi record makes the console's variant anti.
+    let anti = common::ggf("B[F5]W[F6]").replace("TY[8]", "TY[8a]");
+    std::fs::write(file, format!("{anti}\n(;GM[Othello]BO[nonsense\n")).unwrap();
+    let out = script(&["--threads", "1"], &format!("load {file}\nvariant\n"));
+    assert_eq!(out.lines().next(), Some("variant anti"), "{out}");
+    // A save replaces a game record, never a file of another kind.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let notes = notes.to_str().unwrap();
+    let out = script(
+        &["--threads", "1"],
+        &format!("f5\nsave {notes}\nsave /dev/null\n"),
+    );
+    assert_eq!(std::fs::read_to_string(notes).unwrap(), "my notes\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("error: save: {notes} exists and is not a GGF game record; not replaced"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("error: save: /dev/null exists"),
+        "{out}"
+    );
 }
 
 #[test]

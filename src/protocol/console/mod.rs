@@ -11,11 +11,13 @@ use super::text::board_diagram;
 use super::{Ctx, Flow, Handler};
 use crate::board::{Color, Move};
 use crate::engine::{EngineError, Event, Job, MoveTime, TimeLeft};
-use crate::format::{Clock, GgfGame, parse_ggf_records, parse_transcript};
+use crate::format::{Clock, GgfGame, parse_first_ggf, parse_transcript};
+use crate::input::{MAX_TEXT, read_regular_file, write_whole};
 use crate::rules::Position;
 use crate::rules::game::Game;
 use crate::search::MultiPvIteration;
 use crate::search::ScoreKind;
+use std::path::Path;
 use std::time::Duration;
 
 mod commands;
@@ -180,15 +182,18 @@ impl Console {
         Self::changed(cx);
     }
 
-    /// `load FILE`: the first GGF record, under its rules (or the variant's).
+    /// `load FILE`: the first GGF record (what follows it is not read), under
+    /// its rules (or the variant's), which become the console's variant.
     fn load(&mut self, file: &str, cx: &mut Ctx) {
-        let text = match std::fs::read_to_string(file) {
+        let text = match read_regular_file(Path::new(file), MAX_TEXT) {
             Ok(t) => t,
             Err(e) => return Self::error(cx, &format!("load: cannot read {file}: {e}")),
         };
-        let record = match parse_ggf_records(&text) {
-            Ok(mut records) if !records.is_empty() => records.swap_remove(0),
-            Ok(_) => return Self::error(cx, &format!("load: {file} holds no GGF record")),
+        if text.trim().is_empty() {
+            return Self::error(cx, &format!("load: {file} holds no GGF record"));
+        }
+        let record = match parse_first_ggf(&text) {
+            Ok(record) => record,
             Err(e) => return Self::error(cx, &format!("load: {file}: {e}")),
         };
         let game = match record.to_game(cx.engine.settings().variant) {
@@ -200,7 +205,11 @@ impl Console {
                 );
             }
         };
-        match cx.engine.new_game(game.start) {
+        let loaded = cx
+            .engine
+            .set_variant(game.variant())
+            .and_then(|()| cx.engine.new_game(game.start));
+        match loaded {
             Ok(()) => {
                 cx.engine.set_game(game);
                 self.reset(cx);
@@ -219,7 +228,19 @@ impl Console {
         } else {
             "?".to_string()
         });
-        if let Err(e) = std::fs::write(file, format!("{record}\n")) {
+        // Over a game record only: another file is never replaced by a save.
+        let path = Path::new(file);
+        if path.exists() {
+            let is_record = read_regular_file(path, MAX_TEXT)
+                .is_ok_and(|t| t.trim().is_empty() || parse_first_ggf(&t).is_ok());
+            if !is_record {
+                return Self::error(
+                    cx,
+                    &format!("save: {file} exists and is not a GGF game record; not replaced"),
+                );
+            }
+        }
+        if let Err(e) = write_whole(path, format!("{record}\n").as_bytes()) {
             Self::error(cx, &format!("save: cannot write {file}: {e}"));
         }
     }
