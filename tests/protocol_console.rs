@@ -271,6 +271,19 @@ fn a_solve_shows_its_selective_passes_apart() {
 }
 
 #[test]
+fn a_new_level_keeps_the_command_line_s_evaluation() {
+    let out = script(
+        &["--threads", "1", "--eval", "mobility"],
+        "f5\neval\nlevel 15\neval\n",
+    );
+    let evals: Vec<&str> = out.lines().filter(|l| l.starts_with("eval")).collect();
+    assert_eq!(evals.len(), 2, "{out}");
+    assert_eq!(evals[0], evals[1], "{out}");
+    let learned = script(&["--threads", "1"], "f5\neval\n");
+    assert_ne!(learned.lines().next(), Some(evals[0]), "{out}{learned}");
+}
+
+#[test]
 fn mode_lets_the_engine_answer_and_play_itself() {
     // Mode 0: the engine plays White, so it answers f5 by itself.
     let out = script(

@@ -29,11 +29,12 @@ mod worker;
 pub(crate) use worker::THREAD_NAME;
 
 use crate::board::{IllegalMove, Move};
+use crate::eval::EvalKind;
 use crate::rules::Position;
 use crate::rules::Variant;
 use crate::rules::game::Game;
 use crate::search::MultiPvIteration;
-use crate::search::{Level, Limits, NodeCounters, ScoreKind, SearchResult};
+use crate::search::{Level, Limits, NodeCounters, ScoreKind, SearchResult, Selectivity};
 use crate::tt::{TranspositionTable, TtError};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::fmt;
@@ -65,6 +66,33 @@ pub struct Settings {
     pub variant: Variant,
     /// A time limit for every move choice ([`Job::Go`]), beside the level.
     pub move_time: MoveTime,
+    /// The evaluation and selectivity every level keeps (the command line's).
+    pub overrides: LevelOverrides,
+}
+
+/// Choices given on the command line (`--eval`, `--selectivity`) that every
+/// level keeps: a level set later (the console's `level N`, NBoard's `set
+/// depth`, GTP's level commands) changes the depth and the solve thresholds,
+/// not these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelOverrides {
+    /// The leaf evaluation, whatever the level says.
+    pub eval: Option<EvalKind>,
+    /// The midgame search's selectivity, whatever the level says.
+    pub selectivity: Option<Selectivity>,
+}
+
+impl LevelOverrides {
+    /// `level` with these choices applied.
+    pub fn apply(self, mut level: Level) -> Level {
+        if let Some(eval) = self.eval {
+            level.eval = eval;
+        }
+        if let Some(selectivity) = self.selectivity {
+            level.limits.selectivity = selectivity;
+        }
+        level
+    }
 }
 
 impl Default for Settings {
@@ -80,6 +108,7 @@ impl Default for Settings {
             contempt: 0,
             variant: Variant::Othello,
             move_time: MoveTime::Off,
+            overrides: LevelOverrides::default(),
         }
     }
 }
@@ -272,8 +301,9 @@ pub struct Engine {
 impl Engine {
     /// An idle engine at the start position, with a table of
     /// `settings.hash_mb` MB; errors on a bad thread count or table size.
-    pub fn new(settings: Settings) -> Result<Engine, EngineError> {
+    pub fn new(mut settings: Settings) -> Result<Engine, EngineError> {
         check_threads(settings.threads)?;
+        settings.level = settings.overrides.apply(settings.level);
         if let Some(e) = settings.exact_empties {
             check_exact_empties(e)?;
         }
@@ -354,10 +384,11 @@ impl Engine {
         self.game.undo()
     }
 
-    /// Sets the level (from the next job on); an explicit level ends the
-    /// default time per move ([`MoveTime::Default`]).
+    /// Sets the level (from the next job on), keeping the settings'
+    /// [`LevelOverrides`]; an explicit level ends the default time per move
+    /// ([`MoveTime::Default`]).
     pub fn set_level(&mut self, level: Level) {
-        self.settings.level = level;
+        self.settings.level = self.settings.overrides.apply(level);
         if let MoveTime::Default(_) = self.settings.move_time {
             self.settings.move_time = MoveTime::Off;
         }

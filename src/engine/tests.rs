@@ -241,3 +241,27 @@ fn contempt_is_taken_from_blacks_side() {
         }
     }
 }
+
+#[test]
+fn the_command_line_s_evaluation_and_selectivity_outlive_a_new_level() {
+    let overrides = LevelOverrides {
+        eval: Some(EvalKind::Mobility),
+        selectivity: Some("95".parse().unwrap()),
+    };
+    let mut e = Engine::new(Settings {
+        level: Level::number(21),
+        overrides,
+        threads: 1,
+        hash_mb: 2,
+        ..Settings::default()
+    })
+    .unwrap();
+    let kept = |e: &Engine| {
+        let l = e.settings().level;
+        (l.eval, l.limits.selectivity.percent())
+    };
+    assert_eq!(kept(&e), (EvalKind::Mobility, 95));
+    e.set_level(Level::number(15));
+    assert_eq!(kept(&e), (EvalKind::Mobility, 95));
+    assert_eq!(e.settings().level.limits.depth, 15);
+}

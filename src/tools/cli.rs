@@ -1,6 +1,6 @@
 //! The command line: the loop's flags and the one-shot subcommands.
 
-use crate::engine::{DEFAULT_MOVE_TIME, MoveTime, Settings};
+use crate::engine::{DEFAULT_MOVE_TIME, LevelOverrides, MoveTime, Settings};
 use crate::protocol::Dialect;
 use crate::protocol::{self, LoopOptions};
 use crate::rules::Variant;
@@ -153,15 +153,12 @@ pub fn console_commands_help() -> String {
 /// The engine loop on stdin and stdout, with the flags' settings.
 pub fn run_engine(args: EngineArgs) -> Result<()> {
     let defaults = Settings::default();
-    let mut level = args.level.unwrap_or(defaults.level);
-    if let Some(eval) = args.eval {
-        level.eval = eval;
-    }
-    if let Some(selectivity) = args.selectivity {
-        level.limits.selectivity = selectivity;
-    }
     let settings = Settings {
-        level,
+        level: args.level.unwrap_or(defaults.level),
+        overrides: LevelOverrides {
+            eval: args.eval,
+            selectivity: args.selectivity,
+        },
         threads: args.threads.unwrap_or(defaults.threads),
         hash_mb: args.hash,
         seed: args.seed,
