@@ -338,10 +338,6 @@ fn malformed_inputs_are_rejected_with_clear_messages() {
             "move 2 is out of turn: white is to move",
         ),
         (
-            ok.replace("TY[8]", "TI[1:00:00:00]"),
-            "'1:00:00:00' is not a clock",
-        ),
-        (
             ok.replace(" *]", " *"),
             "unexpected text after the side to move in BO",
         ),

@@ -283,6 +283,26 @@ fn a_refused_set_game_leaves_no_position_to_answer() {
 }
 
 #[test]
+fn a_bad_clock_alone_never_refuses_a_record() {
+    let mut e = spawn(&["--threads", "1"]);
+    e.send("nboard 2");
+    e.send("set depth 2");
+    e.send(&format!(
+        "set game (;GM[Othello]PC[NBoard]TI[99999999999999999999]TY[8]BO[{START_BO}]B[F5];)"
+    ));
+    e.send("go");
+    let lines = e.until(|l| l.starts_with("==="));
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "status set game: clock TI[99999999999999999999]: '99999999999999999999' is not a clock"
+        ) && l.ends_with("; the game is played without it")),
+        "{lines:?}"
+    );
+    let (mv, _) = parse_reply(lines.last().unwrap());
+    assert!(position_of("f5").play(mv).is_ok(), "{lines:?}");
+}
+
+#[test]
 fn forced_pass_replies_pa_and_the_echo_is_accepted() {
     // Black a1, White b1, White to move: White must pass, then Black c1 ends it.
     let bo = format!("8 *O{} O", "-".repeat(62));

@@ -70,6 +70,10 @@ pub struct GgfGame {
     /// Historical Reversi: discs left to place at `start`, Black's then White's
     /// (Mollett's `DL[b w]`); without it, no pass is assumed before `start`.
     pub discs_left: Option<[u8; 2]>,
+    /// Clock tags (`TI`, `TB`, `TW`) that could not be read, with why: they are
+    /// left out, as a clock alone never refuses a record (the game is played
+    /// without it).
+    pub unread_clocks: Vec<String>,
 }
 
 impl GgfGame {
@@ -92,6 +96,7 @@ impl GgfGame {
             moves: Vec::new(),
             variant: None,
             discs_left: None,
+            unread_clocks: Vec::new(),
         }
     }
 
@@ -280,10 +285,12 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
     while let Some(tag) = next_tag(text, i)? {
         i = tag.end;
         let value = tag.value;
-        let clock = || {
-            parse_clock(value)
-                .map(Some)
-                .map_err(|e| e.shifted(tag.value_at))
+        let clock = |unread: &mut Vec<String>| match parse_clock(value) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                unread.push(format!("{}[{value}]: {}", tag.name, e.message));
+                None
+            }
         };
         match tag.name {
             "GM" => g.gm = value.to_string(),
@@ -294,9 +301,9 @@ fn parse_record_at(text: &str, start: usize) -> Result<(GgfGame, usize), ParseEr
             "RE" => g.re = Some(value.to_string()),
             "RB" => g.rb = Some(value.to_string()),
             "RW" => g.rw = Some(value.to_string()),
-            "TI" => g.ti = clock()?,
-            "TB" => g.tb = clock()?,
-            "TW" => g.tw = clock()?,
+            "TI" => g.ti = clock(&mut g.unread_clocks),
+            "TB" => g.tb = clock(&mut g.unread_clocks),
+            "TW" => g.tw = clock(&mut g.unread_clocks),
             "TY" => {
                 let ty = parse_game_type(value).map_err(|msg| {
                     ParseError::new(ErrorKind::Unsupported, msg, text, tag.name_at, tag.end)

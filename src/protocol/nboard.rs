@@ -340,6 +340,11 @@ impl NBoard {
             }
             Command::SetGame(g) => match g.to_game(cx.engine.settings().variant) {
                 Ok(game) => {
+                    for why in &g.unread_clocks {
+                        cx.out.line(&format!(
+                            "status set game: clock {why}; the game is played without it"
+                        ));
+                    }
                     cx.engine.set_game(game);
                     self.record = *g;
                     self.refused = None;

@@ -131,10 +131,6 @@ fn errors_name_the_offending_text() {
             "after the side to move in BO",
         ),
         (
-            ok.replace("TI[15:00]", "TI[15:xx]"),
-            "'15:xx' is not a clock",
-        ),
-        (
             ok.replace("B[F5]", "B[F5/abc]"),
             "'abc' in move item 'F5/abc'",
         ),
@@ -150,6 +146,15 @@ fn errors_name_the_offending_text() {
         let e = parse_ggf(&text).unwrap_err();
         assert!(e.to_string().contains(want), "{text}: {e}");
     }
-    let e = parse_ggf(&ok.replace("TI[15:00]", "TI[15:xx]")).unwrap_err();
-    assert_eq!(&ok[e.offset..e.offset + 5], "15:00");
+    // A clock alone never refuses a record: it is left out, with why.
+    let g = parse_ggf(&ok.replace("TI[15:00]", "TI[15:xx]")).unwrap();
+    assert_eq!(g.ti, None);
+    assert_eq!(g.unread_clocks.len(), 1);
+    assert!(
+        g.unread_clocks[0].starts_with("TI[15:xx]: '15:xx' is not a clock"),
+        "{:?}",
+        g.unread_clocks
+    );
+    let g = parse_ggf(&ok.replace("TI[15:00]", "TI[1:00:00:00]TB[x]")).unwrap();
+    assert_eq!((g.ti, g.tb, g.unread_clocks.len()), (None, None, 2));
 }
