@@ -100,15 +100,15 @@ fn solve_and_hints_are_exact_near_the_end() {
         "{out}"
     );
     assert!(
-        lines[1].starts_with("move g8 score +18 depth exact pv g8 "),
+        lines[1].starts_with("hint g8 score +18 depth exact pv g8 "),
         "{out}"
     );
     assert!(
-        lines[2].starts_with("move h1 score +12 depth exact pv h1 "),
+        lines[2].starts_with("hint h1 score +12 depth exact pv h1 "),
         "{out}"
     );
     assert!(
-        lines[3].starts_with("move h7 score +6 depth exact pv h7 "),
+        lines[3].starts_with("hint h7 score +6 depth exact pv h7 "),
         "{out}"
     );
 }

@@ -65,7 +65,8 @@ pub fn format_answer(r: &SearchResult, nodes: u64, elapsed: std::time::Duration)
     )
 }
 
-/// The lines of a hint: `move f5 score +0.50 depth 12 pv f5 d6 c3`, best first.
+/// The lines of a hint: `hint f5 score +0.50 depth 12 pv f5 d6 c3`, best first
+/// (`hint`, not `move`: nothing is played).
 pub fn format_hint(it: &MultiPvIteration) -> Vec<String> {
     it.lines
         .iter()
@@ -74,7 +75,7 @@ pub fn format_hint(it: &MultiPvIteration) -> Vec<String> {
                 l.pv.first()
                     .map_or_else(|| "none".to_string(), |m| move_lower(*m));
             format!(
-                "move {mv} score {} depth {} pv {}",
+                "hint {mv} score {} depth {} pv {}",
                 format_score(l.score, it.kind),
                 format_depth(it.kind),
                 format_pv(&l.pv)
