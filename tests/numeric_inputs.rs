@@ -141,7 +141,7 @@ fn out_of_range_gtp_values_are_refused() {
 }
 
 #[test]
-fn out_of_range_nboard_and_ggf_values_are_refused() {
+fn out_of_range_nboard_and_ggf_values_are_refused_or_left_out() {
     let game = |tags: &str, moves: &str| {
         format!("set game (;GM[Othello]{tags}TY[8]BO[{START_BO}]{moves};)")
     };
@@ -174,9 +174,10 @@ fn out_of_range_nboard_and_ggf_values_are_refused() {
         "status hint: '0' is not a number of moves (1 or more)",
         "status move: '1e999' in move item 'F5/1e999' is not an eval",
         "status move: '1e300' in move item 'F5//1e300' is not a time in seconds",
-        "status set game: '8761:00:00' is not a clock",
-        "status set game: '5:00/31536001' is not a clock",
-        "status set game: '5:00//99999999999' is not a clock",
+        // A clock alone never refuses a record: it is played without it.
+        "status set game: clock TI[8761:00:00]: '8761:00:00' is not a clock",
+        "status set game: clock TI[5:00/31536001]: '5:00/31536001' is not a clock",
+        "status set game: clock TI[5:00//99999999999]: '5:00//99999999999' is not a clock",
         "status set game: DL[40 40] is not two disc counts (0..32)",
         "pong 1",
     ];
