@@ -274,3 +274,31 @@ fn a_search_for_several_lines_answers_with_the_best_multi_pv_line() {
         }
     }
 }
+
+/// A solve that cannot end soon (level 60 at 59 empties) deepens the midgame
+/// first: progress comes at once, and a stop answers with a searched move.
+#[test]
+fn a_long_solve_shows_progress_and_a_stop_answers_a_searched_move() {
+    let board = mollett::format::parse_transcript(Position::START, "f5")
+        .unwrap()
+        .position()
+        .board;
+    let req = SearchRequest::<Othello>::new(board, "60".parse().unwrap());
+    let tt = TranspositionTable::new(4).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        search(&req, &tt, &stop, &mut |it| depths.push(it.kind))
+    });
+    assert!(r.stopped && r.searched(), "{r:?}");
+    assert!(depths.len() >= 3, "{depths:?}");
+    assert!(
+        matches!(r.kind, ScoreKind::Midgame(d) if d >= 3),
+        "{:?}",
+        r.kind
+    );
+}

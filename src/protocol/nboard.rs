@@ -203,14 +203,15 @@ pub fn format_nodestats(nodes: u64, elapsed: Duration) -> String {
     format!("nodestats {nodes} {:.2}", elapsed.as_secs_f64())
 }
 
-/// The reply to `go`: `=== F5/-1.50/0.91`, or `=== PA` for a pass.
-pub fn format_move(mv: Move, score: i32, elapsed: Duration) -> String {
+/// The reply to `go`: `=== F5/-1.50/0.91`, `=== F5//0.91` for a move given
+/// without a search (no eval: nothing was searched), or `=== PA` for a pass.
+pub fn format_move(mv: Move, score: Option<i32>, elapsed: Duration) -> String {
     match mv {
         Move::Pass => "=== PA".to_string(),
         Move::Play(_) => format!(
             "=== {}/{}/{:.2}",
             mv.upper(),
-            format_eval(score),
+            score.map_or_else(String::new, format_eval),
             elapsed.as_secs_f64()
         ),
     }
@@ -460,7 +461,11 @@ impl Handler for NBoard {
                     self.stats(f.nodes, f.elapsed, cx);
                 }
                 if let Some(Running::Go { since, .. }) = self.running {
-                    match f.result.as_ref().and_then(|r| r.best.map(|b| (b, r.score))) {
+                    let answer = f.result.as_ref().and_then(|r| {
+                        let score = r.searched().then_some(r.score);
+                        r.best.map(|b| (b, score))
+                    });
+                    match answer {
                         Some((mv, score)) => cx.out.line(&format_move(mv, score, since.elapsed())),
                         None => cx.out.line("status go: the game is over, there is no move"),
                     }
@@ -474,7 +479,7 @@ impl Handler for NBoard {
                 if let Some(Running::Go { since, position }) = self.running
                     && let Some(&mv) = position.legal_moves().first()
                 {
-                    cx.out.line(&format_move(mv, 0, since.elapsed()));
+                    cx.out.line(&format_move(mv, None, since.elapsed()));
                 }
                 self.running = None;
                 cx.out.line(WAITING);
@@ -498,7 +503,7 @@ impl Handler for NBoard {
         if pos.must_pass() {
             cx.out.line("=== PA");
         } else if let Some(&mv) = pos.legal_moves().first() {
-            cx.out.line(&format_move(mv, 0, since.elapsed()));
+            cx.out.line(&format_move(mv, None, since.elapsed()));
         }
     }
 

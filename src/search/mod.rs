@@ -223,6 +223,15 @@ pub struct SearchResult {
     pub stopped: bool,
 }
 
+impl SearchResult {
+    /// Whether the answer rests on a search: false for a search stopped before
+    /// its first iteration completed, which answers with the first legal move
+    /// at depth 0 and a score of 0 that means nothing.
+    pub fn searched(&self) -> bool {
+        !(self.stopped && self.kind == ScoreKind::Midgame(0))
+    }
+}
+
 /// The best move so far of a null-window node, and its score (fail-soft).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NullWindowBest {

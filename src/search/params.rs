@@ -337,3 +337,15 @@ pub const ENDGAME_ASPIRATION_DISCS: i32 = 2;
 /// Before a multi-PV solve, midgame depths up to this one are reported first:
 /// they are cheap, show something at once, and order the moves for the solve.
 pub const PRESOLVE_DEPTH: u32 = 8;
+
+/// A solve from more empties than this cannot be expected to end soon (FFO
+/// #49, 26 empties, took 13.6 s on one core of this 2-core machine; each
+/// empty more multiplies the cost by two to three): before it, the midgame search deepens as for a midgame move,
+/// so that progress shows throughout and a stop answers with a searched move
+/// (Edax deepens likewise at level 60). Up to this many empties a solve starts
+/// at once, as the FFO and bench figures were measured.
+pub const LONG_SOLVE_EMPTIES: u32 = 26;
+
+/// Before a long solve, the midgame deepening stops this many plies short of
+/// the end of the game: the selective passes to the end follow.
+pub const LONG_SOLVE_GAP: u32 = 12;

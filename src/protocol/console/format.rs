@@ -57,6 +57,12 @@ pub fn format_answer(r: &SearchResult, nodes: u64, elapsed: std::time::Duration)
     if r.best == Some(Move::Pass) && r.pv.len() <= 1 {
         return format!("move pass (forced: no legal move) nodes {nodes} time {time:.2}");
     }
+    if !r.searched() {
+        return format!(
+            "move {best} (stopped before any depth was searched: the first legal move) \
+             nodes {nodes} time {time:.2}"
+        );
+    }
     format!(
         "move {best} score {} depth {} nodes {nodes} time {time:.2} pv {}",
         format_score(r.score, r.kind),

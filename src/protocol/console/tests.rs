@@ -1,7 +1,7 @@
 //! The console parser, its table and its formats.
 
 use super::*;
-use crate::search::Level;
+use crate::search::{Level, SearchResult};
 
 #[test]
 fn parses_commands_aliases_and_moves() {
@@ -60,6 +60,30 @@ fn scores() {
     assert_eq!(format_score(50, ScoreKind::Midgame(3)), "+0.50");
     assert_eq!(format_score(-400, ScoreKind::Exact), "-4");
     assert_eq!(format_score(100, ScoreKind::WinLossDraw), "win");
+}
+
+#[test]
+fn a_move_given_without_a_search_says_so() {
+    let stopped = SearchResult {
+        best: Some("f6".parse().unwrap()),
+        score: 0,
+        kind: ScoreKind::Midgame(0),
+        pv: vec!["f6".parse().unwrap()],
+        nodes: 12,
+        elapsed: Duration::from_millis(20),
+        stopped: true,
+    };
+    assert!(!stopped.searched());
+    assert_eq!(
+        format_answer(&stopped, 12, stopped.elapsed),
+        "move f6 (stopped before any depth was searched: the first legal move) nodes 12 time 0.02"
+    );
+    let one = SearchResult {
+        kind: ScoreKind::Midgame(1),
+        ..stopped.clone()
+    };
+    assert!(one.searched());
+    assert!(format_answer(&one, 12, one.elapsed).starts_with("move f6 score +0.00 depth 1 "));
 }
 
 #[test]

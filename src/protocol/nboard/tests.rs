@@ -85,10 +85,14 @@ fn refuses_bad_lines_with_a_reason() {
 fn formats_replies() {
     let f5: Move = "f5".parse().unwrap();
     assert_eq!(
-        format_move(f5, -150, Duration::from_millis(910)),
+        format_move(f5, Some(-150), Duration::from_millis(910)),
         "=== F5/-1.50/0.91"
     );
-    assert_eq!(format_move(Move::Pass, 300, Duration::ZERO), "=== PA");
+    assert_eq!(
+        format_move(f5, None, Duration::from_millis(20)),
+        "=== F5//0.02"
+    );
+    assert_eq!(format_move(Move::Pass, Some(300), Duration::ZERO), "=== PA");
     let line = PvLine {
         score: 75,
         pv: vec![f5, "d6".parse().unwrap(), Move::Pass],

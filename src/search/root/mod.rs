@@ -16,7 +16,7 @@ use super::midgame::{INF, Midgame};
 use super::ordering::order_moves;
 use super::params::{
     ASPIRATION_WINDOW, ENDGAME_ASPIRATION_DISCS, FULL_WINDOW_DEPTH, ITERATION_GROWTH,
-    PRESOLVE_DEPTH,
+    LONG_SOLVE_EMPTIES, LONG_SOLVE_GAP, PRESOLVE_DEPTH,
 };
 use super::time_plan::BestMoveStability;
 use super::{RootSearch, ScoreKind, SearchRequest, SearchResult, pv_moves};
@@ -227,12 +227,17 @@ impl<'a, R: RuleSearch> Root<'a, R> {
     ) -> Passes {
         let limits = self.req.limits;
         let empties = R::board(&self.req.board).empties();
+        let presolve = if empties > LONG_SOLVE_EMPTIES {
+            empties - LONG_SOLVE_GAP
+        } else {
+            0
+        };
         let last_depth = match (root, self.lines) {
             (RootSearch::Midgame, _) => limits.depth,
-            (_, Lines::Best) => 0,
+            (_, Lines::Best) => limits.depth.min(presolve),
             (_, Lines::Top(_)) => limits
                 .depth
-                .min(PRESOLVE_DEPTH)
+                .min(PRESOLVE_DEPTH.max(presolve))
                 .min(empties.saturating_sub(1)),
         };
         let mut midgame = Midgame::<R>::in_context(self.ctx.fresh(), self.req.eval)
