@@ -19,7 +19,8 @@ use std::time::Instant;
 /// `mollett solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The OBF file (one position per line, optionally with scored moves).
+    /// The OBF file (one position per line, optionally with scored moves); `-`
+    /// reads standard input.
     pub file: std::path::PathBuf,
     /// Prove only win, loss or draw (faster).
     #[arg(long)]
