@@ -194,24 +194,10 @@ fn all_moves_writes_obf_lines_with_every_move_scored() {
 
 #[test]
 fn a_dash_reads_the_positions_from_standard_input() {
-    use std::io::Write;
     let text = std::fs::read_to_string(ffo_1_to_19()).unwrap();
     let two: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
-    let mut child = Command::new(BIN)
-        .args(["solve", "-", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(two.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let (reports, summary) = json_lines(&String::from_utf8(out.stdout).unwrap());
+    let (out, _) = common::run_script(&["solve", "-", "--json"], &two);
+    let (reports, summary) = json_lines(&out);
     assert_eq!(reports.len(), 2);
     assert_eq!(summary["disagreements"], 0);
     assert_eq!(reports[0]["score"], 18);
