@@ -47,6 +47,10 @@ fn the_wipeout_blunder_is_found() {
     assert!(ok, "{err}");
     let moves = json_lines(&out);
     assert_eq!(moves.len(), 9);
+    // Several threads analyse the same moves.
+    let (ok, two, err) = analyze(&[WIPEOUT, "--level", "3", "--json", "--threads", "2"], None);
+    assert!(ok, "{err}");
+    assert_eq!(json_lines(&two).len(), 9);
     // Evaluations and losses are centi-discs: two decimals, no float noise
     // (a loss of 3.1799999999999997 once).
     for m in &moves {

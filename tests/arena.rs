@@ -129,7 +129,8 @@ fn two_levels_over_nboard_with_depths_and_a_clock() {
     let (report, games) = run_match(
         &dir,
         &[
-            "--proto",
+            // `--protocol`, as the engine loop names it, is `--proto` too.
+            "--protocol",
             "nboard",
             "--engine",
             &a,

@@ -22,6 +22,10 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Search threads (lazy SMP), 1..=1024; with one (the default, as `solve`
+    /// and `accuracy`) the analysis is the same on every run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
     /// Print one JSON object per move instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -53,6 +57,7 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
         level: args.level,
         threshold: args.threshold,
         hash_mb: args.hash,
+        threads: usize::from(args.threads),
     };
     if !args.json {
         say!("{}", TABLE_HEADER);

@@ -39,6 +39,9 @@ pub struct AnalyzeOptions {
     pub threshold: f64,
     /// Transposition table size in MB.
     pub hash_mb: usize,
+    /// Search threads (lazy SMP); with one, the analysis is the same on every
+    /// run.
+    pub threads: usize,
 }
 
 /// One move's analysis.
@@ -143,7 +146,7 @@ pub fn analyze(
 ) -> Result<Vec<MoveAnalysis>, EngineError> {
     let mut engine = Engine::new(Settings {
         level: opts.level,
-        threads: 1,
+        threads: opts.threads,
         hash_mb: opts.hash_mb,
         variant: game.variant(),
         ..Settings::default()
@@ -249,6 +252,7 @@ mod tests {
             level: "2".parse().unwrap(),
             threshold: 4.0,
             hash_mb: 1,
+            threads: 1,
         };
         let moves = analyze(&g, &opts, &mut |_| {}).unwrap();
         assert_eq!(moves.len(), 5);

@@ -22,8 +22,9 @@ pub struct MatchArgs {
     /// command line, split into words as a shell would.
     #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
     pub engines: Vec<String>,
-    /// The protocol every entrant speaks: gtp or nboard.
-    #[arg(long, default_value = "gtp")]
+    /// The protocol every entrant speaks: gtp or nboard (`--protocol` too, as
+    /// the engine loop names it).
+    #[arg(long, visible_alias = "protocol", default_value = "gtp")]
     pub proto: crate::tools::arena::spec::Proto,
     /// Openings file: one transcript per line, `#` comments (as the XOT lists).
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
