@@ -111,6 +111,7 @@ fn solve(pos: Position, wld: bool) -> i32 {
         hash_mb: 4,
         variant: pos.variant,
         all_moves: false,
+        progress: false,
     };
     let mut score = None;
     let mut entries = std::iter::once(Ok(entry));

@@ -196,7 +196,13 @@ fn all_moves_writes_obf_lines_with_every_move_scored() {
 fn a_dash_reads_the_positions_from_standard_input() {
     let text = std::fs::read_to_string(ffo_1_to_19()).unwrap();
     let two: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
-    let (out, _) = common::run_script(&["solve", "-", "--json"], &two);
+    let (out, err) = common::run_script(&["solve", "-", "--json", "--verbose"], &two);
+    // --verbose: each completed depth on stderr, named by its position.
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("position 1: depth exact score +18 nodes ")),
+        "{err}"
+    );
     let (reports, summary) = json_lines(&out);
     assert_eq!(reports.len(), 2);
     assert_eq!(summary["disagreements"], 0);

@@ -520,10 +520,17 @@ impl Engine {
     /// Blocks until the running job ends and returns its events, last one
     /// last (empty when idle). For callers that need no progress.
     pub fn wait(&mut self) -> Vec<Event> {
+        self.wait_each(&mut |_| {})
+    }
+
+    /// [`wait`](Self::wait), handing each event to `each` as it comes (a
+    /// tool's progress lines).
+    pub fn wait_each(&mut self, each: &mut dyn FnMut(&Event)) -> Vec<Event> {
         let mut out = Vec::new();
         while self.is_busy() {
             let Ok(ev) = self.rx.recv() else { break };
             self.observe(&ev);
+            each(&ev);
             out.push(ev);
         }
         out

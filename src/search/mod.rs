@@ -223,6 +223,23 @@ pub struct SearchResult {
     pub stopped: bool,
 }
 
+impl std::fmt::Display for ScoreKind {
+    /// The depth as the console and the tools write it: `12`, `24@73%` (a
+    /// selective search to the end from 24 empties, as Edax writes it),
+    /// `exact` or `wld`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreKind::Midgame(d) => write!(f, "{d}"),
+            ScoreKind::SelectiveEnd {
+                empties,
+                selectivity,
+            } => write!(f, "{empties}@{}%", selectivity.percent()),
+            ScoreKind::Exact => f.write_str("exact"),
+            ScoreKind::WinLossDraw => f.write_str("wld"),
+        }
+    }
+}
+
 impl SearchResult {
     /// Whether the answer rests on a search: false for a search stopped before
     /// its first iteration completed, which answers with the first legal move

@@ -3,7 +3,7 @@
 
 use crate::board::Move;
 use crate::engine::{Engine, Event, Job, Settings};
-use crate::eval::whole_discs;
+use crate::eval::{to_discs, whole_discs};
 use crate::format::ObfEntry;
 use crate::rules::game::Game;
 use crate::rules::{Position, Variant};
@@ -38,6 +38,10 @@ pub struct SolveArgs {
     /// Print only JSON, one object per line, on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print each completed depth of every solve to stderr (also done when
+    /// stderr is a terminal), so that a long position shows progress.
+    #[arg(long)]
+    pub verbose: bool,
     /// Solve every legal move exactly and print each position as an OBF line
     /// that scores them all, best first (as Edax's problem files do): the
     /// input `mollett accuracy` needs. The totals follow as a `%` comment.
@@ -66,6 +70,8 @@ pub struct SolveOptions {
     pub variant: Variant,
     /// Solve every legal move, not only the best (exact only).
     pub all_moves: bool,
+    /// Each completed depth of a solve to stderr, named by the position.
+    pub progress: bool,
 }
 
 /// One solved position.
@@ -122,10 +128,11 @@ fn solve_one(
     engine: &mut Engine,
 ) -> PositionReport {
     if opts.all_moves {
-        return solve_every_move(index, entry, opts.variant, engine);
+        return solve_every_move(index, entry, opts, engine);
     }
     let board = entry.position.board;
-    let r = solve_position(engine, start_of(entry, opts.variant), opts.wld);
+    let progress = opts.progress.then_some(index);
+    let r = solve_position(engine, start_of(entry, opts.variant), opts.wld, progress);
     let sign = |v: i32| if opts.wld { v.signum() } else { v };
     let score = sign(whole_discs(r.score));
     let expected = entry.scores.first().map(|&(_, s)| sign(s));
@@ -157,10 +164,10 @@ fn solve_one(
 fn solve_every_move(
     index: usize,
     entry: &ObfEntry,
-    variant: Variant,
+    opts: &SolveOptions,
     engine: &mut Engine,
 ) -> PositionReport {
-    let pos = start_of(entry, variant);
+    let (progress, pos) = (opts.progress, start_of(entry, opts.variant));
     // The engine is idle between solves.
     engine.new_game(pos).expect("an idle engine starts a game");
     let (mut nodes, mut seconds) = (0, 0.0);
@@ -171,7 +178,7 @@ fn solve_every_move(
             (-child.final_score(), Vec::new())
         } else {
             engine.set_game(Game::new(child));
-            let r = solve_here(engine, false);
+            let r = solve_here(engine, false, progress.then_some(index));
             nodes += r.nodes;
             seconds += r.elapsed.as_secs_f64();
             (-whole_discs(r.score), r.pv)
@@ -220,19 +227,41 @@ fn start_of(entry: &ObfEntry, variant: Variant) -> Position {
 }
 
 /// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
-fn solve_position(engine: &mut Engine, pos: Position, wld: bool) -> SearchResult {
+fn solve_position(
+    engine: &mut Engine,
+    pos: Position,
+    wld: bool,
+    progress: Option<usize>,
+) -> SearchResult {
     // The engine is idle between solves.
     engine.new_game(pos).expect("an idle engine starts a game");
-    solve_here(engine, wld)
+    solve_here(engine, wld, progress)
 }
 
 /// The engine's solve of its current position, in the table as it is.
-fn solve_here(engine: &mut Engine, wld: bool) -> SearchResult {
+fn solve_here(engine: &mut Engine, wld: bool, progress: Option<usize>) -> SearchResult {
     // The engine is idle between solves and its thread count was checked.
     engine
         .start(Job::Solve { wld })
         .expect("an idle engine starts a solve");
-    match engine.wait().pop() {
+    let mut show = |ev: &Event| {
+        if let (Some(index), Event::Iteration { result: r, .. }) = (progress, ev) {
+            let pv: Vec<String> = r.pv.iter().map(|m| m.lower()).collect();
+            // A proof's score is whole discs (its sign for win/loss/draw).
+            let score = match r.kind {
+                ScoreKind::Exact | ScoreKind::WinLossDraw => format!("{:+}", whole_discs(r.score)),
+                _ => format!("{:+.2}", to_discs(r.score)),
+            };
+            eprintln!(
+                "position {index}: depth {} score {score} nodes {} time {:.2} pv {}",
+                r.kind,
+                r.nodes,
+                r.elapsed.as_secs_f64(),
+                pv.join(" ")
+            );
+        }
+    };
+    match engine.wait_each(&mut show).pop() {
         Some(Event::Finished(f)) => f.result.expect("a solve has a result"),
         other => panic!("the solve failed: {other:?}"),
     }
@@ -413,6 +442,7 @@ pub fn run_solve(args: SolveArgs) -> Result<bool> {
         hash_mb: args.hash,
         variant: args.variant,
         all_moves: args.all_moves,
+        progress: args.verbose || std::io::stderr().is_terminal(),
     };
     solve_file(&args.file, opts, args.json)
 }

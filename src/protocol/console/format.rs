@@ -24,15 +24,7 @@ pub fn format_score(score: i32, kind: ScoreKind) -> String {
 /// The depth field: `12`, `24@73%` (a selective search to the end of the
 /// game from 24 empties, as Edax writes it), `exact` or `wld`.
 fn format_depth(kind: ScoreKind) -> String {
-    match kind {
-        ScoreKind::Midgame(d) => d.to_string(),
-        ScoreKind::SelectiveEnd {
-            empties,
-            selectivity,
-        } => format!("{empties}@{}%", selectivity.percent()),
-        ScoreKind::Exact => "exact".into(),
-        ScoreKind::WinLossDraw => "wld".into(),
-    }
+    kind.to_string()
 }
 
 fn format_pv(pv: &[Move]) -> String {
