@@ -165,6 +165,12 @@ fn end_of_input_lets_the_running_command_answer() {
 fn stop_interrupts_and_the_console_goes_on() {
     let mut e = Engine::spawn(&["--threads", "1", "--level", "60"]);
     e.send("solve");
+    // A solve from the start cannot finish, and the console says so.
+    let note = e.line();
+    assert!(
+        note.starts_with("note: an exact solve from 60 empties will not finish"),
+        "{note}"
+    );
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.send("stop");
@@ -439,6 +445,7 @@ fn ctrl_c_stops_the_search_keeps_the_game_and_twice_quits() {
     assert_eq!(e.line(), "level 60");
     e.send("f5");
     e.send("go");
+    assert!(e.line().starts_with("note: an exact solve from 59 empties"));
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signals a child process this test started.
     unsafe { libc::kill(pid, libc::SIGINT) };

@@ -20,6 +20,11 @@ use crate::search::ScoreKind;
 use std::path::Path;
 use std::time::Duration;
 
+/// Beyond this many empties an exact solve does not end in any useful time
+/// (FFO #60-79, 32 to 36 empties, take minutes to hours each on a desktop;
+/// each empty more multiplies that by two to three): the console says so.
+const HOPELESS_SOLVE_EMPTIES: u32 = 36;
+
 mod commands;
 mod format;
 
@@ -120,9 +125,25 @@ impl Console {
         }
     }
 
+    /// A note that an exact solve from this many empties will not finish.
+    fn warn_long_solve(cx: &mut Ctx) {
+        let empties = cx.engine.position().board.empties();
+        if empties > HOPELESS_SOLVE_EMPTIES {
+            cx.out.line(&format!(
+                "note: an exact solve from {empties} empties will not finish; midgame depths \
+                 come first, and stop answers with the last"
+            ));
+        }
+    }
+
     /// `go`: a move search, timed by the game clock when one is set.
     fn go(&mut self, cx: &mut Ctx) {
         let pos = cx.engine.position();
+        if self.clock.is_none()
+            && cx.engine.settings().limits().exact_empties >= pos.board.empties()
+        {
+            Self::warn_long_solve(cx);
+        }
         let clock = self.clock.map(|c| TimeLeft::SuddenDeath {
             left: c.left[GameClock::index(pos.side)],
             increment: c.clock.increment.duration(),
@@ -274,7 +295,10 @@ impl Console {
             },
             Command::Go => self.go(cx),
             Command::Hint(n) => self.start(Job::Hint { lines: n }, Running::Hint, cx),
-            Command::Solve => self.start(Job::Solve { wld: false }, Running::Solve, cx),
+            Command::Solve => {
+                Self::warn_long_solve(cx);
+                self.start(Job::Solve { wld: false }, Running::Solve, cx);
+            }
             Command::Eval => {
                 let (score, kind) = cx.engine.evaluate();
                 let text = format_score(score, kind);
