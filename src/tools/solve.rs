@@ -3,8 +3,9 @@
 
 use crate::board::Move;
 use crate::engine::{Engine, Event, Job, Settings};
-use crate::eval::{to_discs, whole_discs};
+use crate::eval::whole_discs;
 use crate::format::ObfEntry;
+use crate::protocol::console::format_score;
 use crate::rules::game::Game;
 use crate::rules::{Position, Variant};
 use crate::search::{ScoreKind, SearchResult};
@@ -167,7 +168,7 @@ fn solve_every_move(
     opts: &SolveOptions,
     engine: &mut Engine,
 ) -> PositionReport {
-    let (progress, pos) = (opts.progress, start_of(entry, opts.variant));
+    let pos = start_of(entry, opts.variant);
     // The engine is idle between solves.
     engine.new_game(pos).expect("an idle engine starts a game");
     let (mut nodes, mut seconds) = (0, 0.0);
@@ -178,7 +179,7 @@ fn solve_every_move(
             (-child.final_score(), Vec::new())
         } else {
             engine.set_game(Game::new(child));
-            let r = solve_here(engine, false, progress.then_some(index));
+            let r = solve_here(engine, false, opts.progress.then_some(index));
             nodes += r.nodes;
             seconds += r.elapsed.as_secs_f64();
             (-whole_discs(r.score), r.pv)
@@ -247,14 +248,10 @@ fn solve_here(engine: &mut Engine, wld: bool, progress: Option<usize>) -> Search
     let mut show = |ev: &Event| {
         if let (Some(index), Event::Iteration { result: r, .. }) = (progress, ev) {
             let pv: Vec<String> = r.pv.iter().map(|m| m.lower()).collect();
-            // A proof's score is whole discs (its sign for win/loss/draw).
-            let score = match r.kind {
-                ScoreKind::Exact | ScoreKind::WinLossDraw => format!("{:+}", whole_discs(r.score)),
-                _ => format!("{:+.2}", to_discs(r.score)),
-            };
             eprintln!(
-                "position {index}: depth {} score {score} nodes {} time {:.2} pv {}",
+                "position {index}: depth {} score {} nodes {} time {:.2} pv {}",
                 r.kind,
+                format_score(r.score, r.kind),
                 r.nodes,
                 r.elapsed.as_secs_f64(),
                 pv.join(" ")
