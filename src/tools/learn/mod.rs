@@ -9,6 +9,7 @@ pub mod cli;
 pub mod datagen;
 pub mod job;
 pub mod pack;
+pub mod pairing;
 pub mod probcut;
 pub mod probcut_cli;
 pub mod relabel;

@@ -15,6 +15,7 @@
 //! held out: it is never fitted and measures the error as the fit goes.
 
 use super::cli::{bar, command_line, parse_rules};
+use super::pairing;
 use super::sample::Sample;
 use crate::eval::learned::{Counts, for_each_view, untie};
 use crate::eval::pattern::pext_portable;
@@ -54,6 +55,9 @@ pub struct TrainRequest {
     /// earlier rounds need not be kept). `None`: the prior is 0. A colour-tied
     /// prior of a side-to-move fit is [`untie`]d first.
     pub prior: Option<WeightsFile>,
+    /// Pair each search label with its child's ([`pairing`]), cancelling the
+    /// odd/even bias of one-depth search labels.
+    pub pair_child: bool,
 }
 
 /// The phases (by empties) the error is reported for.
@@ -79,12 +83,13 @@ struct Row {
     views: [u16; VIEW_COUNT],
     counts: Counts,
     empties: u8,
-    label: i8,
+    /// In discs: whole ones, or halves where [`pairing`] paired it.
+    label: f32,
     held_out: bool,
 }
 
 impl Row {
-    fn of(s: &Sample, seed: u64, holdout_percent: u32) -> Row {
+    fn of(s: &Sample, label: f32, seed: u64, holdout_percent: u32) -> Row {
         let board = s.board();
         let mut views = [0u16; VIEW_COUNT];
         let mut n = 0;
@@ -96,7 +101,7 @@ impl Row {
             views,
             counts: Counts::with(crate::board::movegen::Dispatch, &board),
             empties: board.empties() as u8,
-            label: s.label as i8,
+            label,
             held_out: is_held_out(&board, seed, holdout_percent),
         }
     }
@@ -299,10 +304,11 @@ fn dot(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 
 impl Data {
     /// The rows of `samples`, sorted by empties, and where each count starts.
-    fn of(samples: &[Sample], req: &TrainRequest) -> Data {
+    fn of(samples: &[Sample], labels: &[f32], req: &TrainRequest) -> Data {
         let mut rows: Vec<Row> = samples
             .par_iter()
-            .map(|s| Row::of(s, req.seed, req.holdout_percent))
+            .zip(labels)
+            .map(|(s, &label)| Row::of(s, label, req.seed, req.holdout_percent))
             .collect();
         rows.sort_by_key(|r| r.empties);
         let first: Vec<usize> = (0..62)
@@ -381,7 +387,18 @@ pub fn train(
     progress: &mut dyn FnMut(u32),
 ) -> TrainReport {
     let layout = Layout::of(req.form);
-    let data = Data::of(samples, req);
+    let labels = if req.pair_child {
+        let paired = pairing::pair_with_children(samples);
+        log(&format!(
+            "train: {} of {} labels paired with their child's",
+            paired.paired,
+            samples.len()
+        ));
+        paired.labels
+    } else {
+        samples.iter().map(|s| s.label as f32).collect()
+    };
+    let data = Data::of(samples, &labels, req);
     let held = data.rows.iter().filter(|r| r.held_out).count();
     let positions = (data.rows.len() - held, held);
     log(&format!(
@@ -512,6 +529,11 @@ pub struct TrainArgs {
     /// colour-tied `--prior` is rewritten in this form first).
     #[arg(long, default_value = "colour-tied", value_parser = Form::parse)]
     pub form: Form,
+    /// Give each search label the mean of it and its child's label along the
+    /// game (negated for the other side), which cancels the odd/even bias of
+    /// labels searched at one depth; other labels stay as they are.
+    #[arg(long)]
+    pub pair_child: bool,
 }
 
 /// Runs `mollett train`.
@@ -539,6 +561,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         ridge: args.ridge,
         note: command_line(),
         prior,
+        pair_child: args.pair_child,
     };
     let progress = bar(u64::from(args.iterations), "iterations");
     let report = train_files(

@@ -26,6 +26,7 @@ fn test_request(note: &str) -> TrainRequest {
         ridge: 5.0,
         note: note.into(),
         prior: None,
+        pair_child: false,
     }
 }
 
@@ -218,6 +219,7 @@ fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
         ridge: 5.0,
         note: "anti test".into(),
         prior: None,
+        pair_child: false,
     };
     let files = [path.clone()];
     let e = train_files(&files, &treq, &mut |_| {}, &mut |_| {}).unwrap_err();
@@ -240,4 +242,42 @@ fn a_ridge_weight_is_a_number_above_zero() {
     for bad in ["0", "-1", "inf", "NaN", "x", ""] {
         assert!(parse_ridge(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn a_paired_fit_trains_on_the_pairs_means() {
+    let req = DatagenRequest {
+        seed: 5,
+        random_moves: (2, 6),
+        depth: 2,
+        labels: crate::tools::learn::datagen::Labels::Search,
+        ..crate::tools::learn::datagen::tests::request()
+    };
+    let data: Vec<Sample> = (0..6).flat_map(|g| play_game(&req, g).unwrap()).collect();
+    let pairs = pairing::pair_with_children(&data);
+    assert!(
+        pairs.paired > data.len() / 3,
+        "{} of {}",
+        pairs.paired,
+        data.len()
+    );
+    let plain = test_request("plain");
+    let paired = TrainRequest {
+        pair_child: true,
+        ..plain.clone()
+    };
+    let mut lines = Vec::new();
+    let with = train(
+        &data,
+        &paired,
+        &mut |l| lines.push(l.to_string()),
+        &mut |_| {},
+    );
+    let expected = format!("{} of {} labels paired", pairs.paired, data.len());
+    assert!(lines.iter().any(|l| l.contains(&expected)), "{lines:?}");
+    let without = train(&data, &plain, &mut |_| {}, &mut |_| {});
+    assert_ne!(
+        mlw::parse(&with.bytes).unwrap().anchors,
+        mlw::parse(&without.bytes).unwrap().anchors
+    );
 }
