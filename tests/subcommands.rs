@@ -137,3 +137,35 @@ fn bench_at_a_level_prints_time_to_depth() {
             .starts_with("Level 4, 1 thread(s): nodes ")
     );
 }
+
+#[test]
+fn bench_scaling_needs_two_threads_and_no_level() {
+    let (code, out, err) = run(&["bench", "--scaling"]);
+    assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
+    assert!(err.contains("give --threads 2 or more"), "{err}");
+    let (code, _, err) = run(&["bench", "--scaling", "--threads", "2", "--level", "4"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
+/// The whole scaling bench on two threads (about 70 s here): every line's shape
+/// and the summaries. `cargo test --release --test subcommands -- --ignored`.
+#[test]
+#[ignore]
+fn bench_scaling_reports_speed_up_and_inflation() {
+    let (code, out, err) = run(&["bench", "--scaling", "--threads", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    for part in ["ffo 40-49", "level 21"] {
+        for t in [1, 2] {
+            let total = format!("{part} threads    {t} total nodes ");
+            assert!(out.lines().any(|l| l.starts_with(&total)), "{total}\n{out}");
+        }
+        let summary = format!("{part}: 2 threads: speed-up ");
+        let line = out.lines().find(|l| l.starts_with(&summary)).unwrap();
+        assert!(
+            line.contains("x, node inflation ") && line.ends_with('x'),
+            "{line}"
+        );
+    }
+    assert!(out.ends_with("FFO #40-49 scores: the published ones at both thread counts\n"));
+}

@@ -228,7 +228,7 @@ fn start_of(entry: &ObfEntry, variant: Variant) -> Position {
 }
 
 /// The engine's solve of `pos` (exact, or win/loss/draw), in a fresh table.
-fn solve_position(
+pub(crate) fn solve_position(
     engine: &mut Engine,
     pos: Position,
     wld: bool,

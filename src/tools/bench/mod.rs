@@ -9,6 +9,8 @@
 //! depth and fixed solve thresholds), over the same positions and one
 //! Anti-Reversi position searched under Anti-Reversi's rules.
 
+pub mod scaling;
+
 use crate::Position;
 use crate::board::Board;
 use crate::eval::EvalKind;
@@ -75,13 +77,21 @@ pub struct BenchArgs {
     /// Time to depth instead: the start position after f5 and the bench
     /// positions searched at this level (its selectivity, solves and
     /// evaluation), one line per completed depth.
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", conflicts_with = "scaling")]
     pub level: Option<Level>,
+    /// What the threads buy: FFO #40-49 solved and the positions searched at
+    /// level 21, on one thread and then on `--threads`, with the speed-up, node
+    /// inflation and nodes per second of each part (a few minutes).
+    #[arg(long)]
+    pub scaling: bool,
 }
 
 /// Runs `mollett bench`: the fixed-depth bench, or with `--level` time to
 /// depth.
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
+    if args.scaling {
+        return scaling::run_scaling(args.threads);
+    }
     let threads = usize::from(args.threads);
     match args.level {
         Some(level) => run_time_to_depth(level, threads),
