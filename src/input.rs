@@ -26,6 +26,18 @@ pub const MAX_LINE: usize = 64 << 10;
 
 /// Reads all of `r` as UTF-8 text of at most `limit` bytes.
 pub fn read_text(r: impl Read, limit: u64) -> io::Result<String> {
+    let bytes = read_bytes(r, limit)?;
+    String::from_utf8(bytes).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
+}
+
+/// Reads a whole stream of at most `limit` bytes; more is an error, found after
+/// reading `limit + 1` bytes, never more.
+pub fn read_bytes(r: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     r.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
@@ -34,12 +46,7 @@ pub fn read_text(r: impl Read, limit: u64) -> io::Result<String> {
             format!("larger than {}", size(limit)),
         ));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
-        )
-    })
+    Ok(bytes)
 }
 
 /// A size in the largest whole unit: `64 MiB`, `64 KiB`, `100 bytes`.
@@ -70,6 +77,16 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 /// FIFO, a device or a directory is refused at once (it is opened without
 /// blocking, then checked).
 pub fn read_regular_file(path: &Path, limit: u64) -> io::Result<String> {
+    read_text(open_regular_file(path)?, limit)
+}
+
+/// [`read_regular_file`] for a binary file: its bytes, at most `limit`.
+pub fn read_regular_file_bytes(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_bytes(open_regular_file(path)?, limit)
+}
+
+/// Opens `path` without blocking and refuses anything but a regular file.
+fn open_regular_file(path: &Path) -> io::Result<std::fs::File> {
     let file = open_nonblocking(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(
@@ -77,7 +94,7 @@ pub fn read_regular_file(path: &Path, limit: u64) -> io::Result<String> {
             "not a regular file",
         ));
     }
-    read_text(file, limit)
+    Ok(file)
 }
 
 /// Writes `bytes` to `path` whole: into a new temporary file beside it,

@@ -30,9 +30,21 @@ fn run(cli: Cli) -> Result<bool> {
     // before it could evaluate anything with it; so do regressions fitted for
     // other weights, before a selective search could fall back to full width
     // (except in the commands that make new weights or their regressions).
+    // Run-time learned files replace the embedded ones before anything evaluates.
+    cli.knowledge.apply()?;
     if cli.command.as_ref().is_none_or(Command::needs_weights) {
         let regressions = cli.command.as_ref().is_none_or(Command::needs_regressions);
-        mollett::knowledge::check_embedded(regressions).map_err(anyhow::Error::msg)?;
+        mollett::knowledge::check_embedded(regressions).map_err(|e| {
+            let hint = match (&cli.knowledge.eval_file, &cli.knowledge.regressions_file) {
+                (Some(w), None) => format!(
+                    "; with --eval-file, give --regressions-file fitted with those weights \
+                     (mollett --eval-file {} probcut DATA --scores S --out R.mpc)",
+                    w.display()
+                ),
+                _ => String::new(),
+            };
+            anyhow::anyhow!("{e}{hint}")
+        })?;
     }
     let done = match cli.command {
         Some(Command::Perft(args)) => perft::run_perft(args),

@@ -43,7 +43,7 @@ use crate::knowledge::layout::{
     ANCHOR_STEP, ANCHORS, Form, Layout, MOBILITY_BUCKETS, PATTERNS, POTENTIAL_BUCKETS, anchor_of,
     pow3,
 };
-use crate::knowledge::{embedded_weights, mlw};
+use crate::knowledge::{mlw, weights};
 use crate::rules::Variant;
 use std::sync::OnceLock;
 
@@ -301,7 +301,7 @@ pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
         .collect()
 }
 
-/// Checks and expands embedded weights fitted for `rules`.
+/// Checks and expands the weights in use for `rules`.
 ///
 /// # Panics
 /// If the file is corrupt, of other rules, or does not match this build's
@@ -313,18 +313,19 @@ fn load(bytes: &[u8], rules: Variant) -> Tables {
     Tables::expand(&file.anchors, file.form)
 }
 
-/// The Othello weights embedded in the binary (historical Reversi shares
-/// them), checked and expanded on first use; see [`load`] for the panic.
+/// The Othello weights in use (historical Reversi shares them): the embedded
+/// file, or the one given at run time ([`crate::knowledge::use_files`],
+/// `--eval-file`), checked and expanded on first use; see [`load`] for the panic.
 pub fn embedded() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| load(embedded_weights(Variant::Othello), Variant::Othello))
+    TABLES.get_or_init(|| load(weights(Variant::Othello), Variant::Othello))
 }
 
-/// The Anti-Reversi weights embedded in the binary, checked and expanded on
-/// first use; see [`load`] for the panic.
+/// The Anti-Reversi weights in use (embedded, or given at run time), checked
+/// and expanded on first use; see [`load`] for the panic.
 pub fn embedded_anti() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| load(embedded_weights(Variant::Anti), Variant::Anti))
+    TABLES.get_or_init(|| load(weights(Variant::Anti), Variant::Anti))
 }
 
 /// Centi-discs per disc a side has fewer than

@@ -80,18 +80,91 @@ pub fn embedded_regressions(rules: Variant) -> &'static str {
 /// The rule sets that ship learned files of their own.
 pub const WEIGHTS_VARIANTS: [Variant; 2] = [Variant::Othello, Variant::Anti];
 
-/// The start-up check: every embedded weights file parses for this build's
-/// layout and for its rules (header, layout, rules, checksum; not expanded)
-/// and, with `regressions`, every embedded regression file parses and was
-/// fitted with the embedded weights of its rules. The error is the first
+/// Learned files given at run time (`--eval-file`, `--regressions-file`) in
+/// place of the embedded ones of their rules, so that an experiment never has
+/// to touch the shipped files (Edax's `-eval-file`).
+#[derive(Clone, Debug, Default)]
+struct RunTimeFiles {
+    weights: Vec<(Variant, &'static [u8])>,
+    regressions: Vec<(Variant, &'static str)>,
+}
+
+/// The files [`use_files`] chose: set once, at start-up, before the first
+/// evaluation; unset, every rule set uses its embedded files.
+static RUN_TIME_FILES: std::sync::OnceLock<RunTimeFiles> = std::sync::OnceLock::new();
+
+/// The weights file in use for `rules`: a run-time file of its rules if one was
+/// given, else the embedded one.
+pub fn weights(rules: Variant) -> &'static [u8] {
+    let rules = rules.weights_variant();
+    RUN_TIME_FILES
+        .get()
+        .and_then(|f| f.weights.iter().find(|(r, _)| *r == rules))
+        .map_or_else(|| embedded_weights(rules), |&(_, bytes)| bytes)
+}
+
+/// The regression file in use for `rules`: a run-time file of its rules if one
+/// was given, else the embedded one.
+pub fn regressions(rules: Variant) -> &'static str {
+    let rules = rules.weights_variant();
+    RUN_TIME_FILES
+        .get()
+        .and_then(|f| f.regressions.iter().find(|(r, _)| *r == rules))
+        .map_or_else(|| embedded_regressions(rules), |&(_, text)| text)
+}
+
+/// Uses a weights file (its bytes) and a regression file (its text) instead of
+/// the embedded files of their rules, for the rest of the process. A weights
+/// file is for the rules its header names; a regression file for the rules whose
+/// weights in use it was fitted with (so give the weights first, or together).
+/// Call once, at start-up, before anything evaluates: the evaluation expands
+/// the weights in use when it first runs. The contents are kept for the life of
+/// the process (leaked, as the embedded files are static). Errors say what is
+/// wrong; nothing is used then.
+pub fn use_files(weights: Option<Vec<u8>>, regressions: Option<String>) -> Result<(), String> {
+    let mut files = RunTimeFiles::default();
+    if let Some(bytes) = weights {
+        let rules = mlw::parse(&bytes).map_err(|e| e.to_string())?.rules;
+        files
+            .weights
+            .push((rules.weights_variant(), Box::leak(bytes.into_boxed_slice())));
+    }
+    if let Some(text) = regressions {
+        let weights_of = |rules: Variant| {
+            files
+                .weights
+                .iter()
+                .find(|(r, _)| *r == rules)
+                .map_or_else(|| embedded_weights(rules), |&(_, b)| b)
+        };
+        let Some(rules) = WEIGHTS_VARIANTS
+            .into_iter()
+            .find(|&r| mpc::parse_for(&text, weights_of(r)).is_ok())
+        else {
+            let e = mpc::parse_for(&text, weights_of(Variant::Othello)).unwrap_err();
+            return Err(format!("{e} (not those of any rule set in use)"));
+        };
+        files
+            .regressions
+            .push((rules, Box::leak(text.into_boxed_str())));
+    }
+    RUN_TIME_FILES
+        .set(files)
+        .map_err(|_| "the learned files were chosen already".to_string())
+}
+
+/// The start-up check: every weights file in use ([`weights`]) parses for this
+/// build's layout and for its rules (header, layout, rules, checksum; not
+/// expanded) and, with `regressions`, every regression file in use parses and
+/// was fitted with the weights in use of its rules. The error is the first
 /// problem found, as `weights file: …` or `<rules> regression file: …`.
 pub fn check_embedded(regressions: bool) -> Result<(), String> {
     for rules in WEIGHTS_VARIANTS {
-        mlw::parse_for(embedded_weights(rules), rules).map_err(|e| e.to_string())?;
+        mlw::parse_for(self::weights(rules), rules).map_err(|e| e.to_string())?;
     }
     if regressions {
         for rules in WEIGHTS_VARIANTS {
-            mpc::parse_for(embedded_regressions(rules), embedded_weights(rules))
+            mpc::parse_for(self::regressions(rules), self::weights(rules))
                 .map_err(|e| format!("{} {e}", rules.name()))?;
         }
     }

@@ -193,7 +193,7 @@ pub fn parse_for(text: &str, weights: &[u8]) -> Result<ProbCutFile, String> {
     let sum = fnv1a(weights);
     if file.weights != sum {
         return Err(format!(
-            "regression file: fitted with weights {:016x}, but the embedded weights are {sum:016x}",
+            "regression file: fitted with weights {:016x}, but the weights in use are {sum:016x}",
             file.weights
         ));
     }

@@ -24,7 +24,7 @@
 //! search is then the exact score.
 
 use crate::knowledge::mpc::{self, Pair, ProbCutFile, Regression, shallow_depth};
-use crate::knowledge::{embedded_regressions, embedded_weights};
+use crate::knowledge::{regressions, weights};
 use crate::rules::Variant;
 use std::fmt;
 use std::str::FromStr;
@@ -213,7 +213,7 @@ pub fn embedded(rules: Variant) -> Result<&'static ProbCut, String> {
         _ => &OTHELLO,
     };
     cell.get_or_init(|| {
-        ProbCut::for_weights(embedded_regressions(rules), embedded_weights(rules))
+        ProbCut::for_weights(regressions(rules), weights(rules))
             .map_err(|e| format!("{} {e}", rules.name()))
     })
     .as_ref()

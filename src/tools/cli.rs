@@ -22,6 +22,67 @@ pub struct Cli {
     /// The engine loop's settings (with no subcommand).
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// The learned files to use instead of the embedded ones.
+    #[command(flatten)]
+    pub knowledge: KnowledgeArgs,
+}
+
+/// Learned files given at run time, for the engine loop and every subcommand.
+#[derive(clap::Args, Debug, Default)]
+pub struct KnowledgeArgs {
+    /// A weights file (`.mlw`, as `train` writes) to evaluate with instead of the
+    /// embedded weights of the rules it was fitted for; the shipped files stay as
+    /// they are. Searches need regressions fitted with it (`--regressions-file`).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub eval_file: Option<std::path::PathBuf>,
+    /// A Multi-ProbCut regression file (`.mpc`, as `probcut` writes) to use
+    /// instead of the embedded one of the rules whose weights in use it was
+    /// fitted with (`mollett --eval-file W.mlw probcut ... --out R.mpc` makes it).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub regressions_file: Option<std::path::PathBuf>,
+}
+
+/// The most bytes read of a `--eval-file`: twice the ~20 MB a weights file may
+/// grow to (issue 41), so a wrong file (`/dev/zero`) is refused, never read whole.
+pub const EVAL_FILE_LIMIT: u64 = 40 << 20;
+
+/// The most bytes read of a `--regressions-file` (the shipped ones are 2.6 KB).
+pub const REGRESSIONS_FILE_LIMIT: u64 = 1 << 20;
+
+impl KnowledgeArgs {
+    /// Reads the files given and uses them in place of the embedded ones
+    /// ([`crate::knowledge::use_files`]); errors name the file. Nothing to do
+    /// when none is given.
+    pub fn apply(&self) -> Result<()> {
+        use anyhow::Context as _;
+        if self.eval_file.is_none() && self.regressions_file.is_none() {
+            return Ok(());
+        }
+        let weights = match &self.eval_file {
+            Some(path) => Some(
+                crate::input::read_regular_file_bytes(path, EVAL_FILE_LIMIT)
+                    .with_context(|| format!("--eval-file {}", path.display()))?,
+            ),
+            None => None,
+        };
+        let regressions = match &self.regressions_file {
+            Some(path) => Some(
+                crate::input::read_regular_file(path, REGRESSIONS_FILE_LIMIT)
+                    .with_context(|| format!("--regressions-file {}", path.display()))?,
+            ),
+            None => None,
+        };
+        let weights_name = self.eval_file.as_ref().map(|p| p.display().to_string());
+        crate::knowledge::use_files(weights, regressions).map_err(|e| {
+            let file = match (&weights_name, &self.regressions_file) {
+                (Some(w), _) if e.starts_with("weights file") => format!("--eval-file {w}"),
+                (_, Some(r)) => format!("--regressions-file {}", r.display()),
+                (Some(w), None) => format!("--eval-file {w}"),
+                (None, None) => unreachable!("checked above"),
+            };
+            anyhow::anyhow!("{file}: {e}")
+        })
+    }
 }
 
 /// Flags of the engine loop, which runs when no subcommand is given.

@@ -4,7 +4,7 @@
 //! shares them) or Anti-Reversi.
 
 use crate::knowledge::mpc::MAGIC;
-use crate::knowledge::{embedded_weights, fnv1a};
+use crate::knowledge::{fnv1a, weights};
 use crate::rules::Position;
 use crate::rules::Variant;
 use crate::rules::with_rules;
@@ -153,7 +153,7 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     let mut scores = out.into_inner().expect("no writer panics");
     let mut all = read_scores(&mut scores, args.variant)?;
     all.retain(|d| picked.contains(&crate::format::write_board_string(&d.position)));
-    let weights = fnv1a(embedded_weights(args.variant));
+    let weights = fnv1a(weights(args.variant));
     let note = crate::tools::learn::cli::command_line();
     let file = fit(&all, weights, &note).map_err(|e| anyhow::anyhow!("{e}"))?;
     let text = file.write();

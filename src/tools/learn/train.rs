@@ -544,7 +544,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let prior = match &args.prior {
         Some(path) => {
             let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+                crate::input::read_regular_file_bytes(path, super::super::cli::EVAL_FILE_LIMIT)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
             Some(
                 mlw::parse_for(&bytes, args.variant)
                     .with_context(|| format!("--prior {}", path.display()))?,
