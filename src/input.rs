@@ -85,8 +85,9 @@ pub fn read_regular_file_bytes(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     read_bytes(open_regular_file(path)?, limit)
 }
 
-/// Opens `path` without blocking and refuses anything but a regular file.
-fn open_regular_file(path: &Path) -> io::Result<std::fs::File> {
+/// Opens `path` for reading without blocking and refuses anything but a
+/// regular file (a FIFO, a device, a directory), so that no reader waits on one.
+pub fn open_regular_file(path: &Path) -> io::Result<std::fs::File> {
     let file = open_nonblocking(path)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::new(

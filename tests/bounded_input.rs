@@ -107,3 +107,74 @@ fn match_openings_are_bounded() {
         "{err}"
     );
 }
+
+/// The training tools: `/dev/zero`, FIFOs and a file of NULs as inputs or as
+/// outputs to continue are refused at once, naming the file, and nothing
+/// existing is changed.
+#[test]
+fn the_training_tools_refuse_endless_and_special_files_at_once() {
+    let dir = Scratch::new("bounded-training");
+    let fifo = dir.join("f.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let nuls = dir.join("nuls.txt");
+    std::fs::write(&nuls, vec![0u8; 3 << 20]).unwrap();
+    let f = fifo.to_str().unwrap();
+    let n = nuls.to_str().unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["train", "/dev/zero", "--out", o],
+            "/dev/zero: not a regular file",
+        ),
+        (&["train", f, "--out", o], "f.fifo: not a regular file"),
+        (
+            &["probcut", "/dev/zero", "--scores", o, "--out", o],
+            "/dev/zero: not a regular file",
+        ),
+        (
+            &["relabel", "/dev/zero", "--out", o],
+            "/dev/zero: not a regular file",
+        ),
+        (&["relabel", f, "--out", o], "f.fifo: not a regular file"),
+        (
+            &[
+                "datagen",
+                "--games",
+                "1",
+                "--openings",
+                "/dev/zero",
+                "--out",
+                o,
+            ],
+            "/dev/zero: not a regular file",
+        ),
+        (
+            &["datagen", "--games", "1", "--out", f],
+            "f.fifo: not a regular file",
+        ),
+        (
+            &["datagen", "--games", "1", "--out", n],
+            "nuls.txt: the line at byte 0 is longer than 1 MiB",
+        ),
+        (
+            &["unpack", "/dev/zero", "--out", o],
+            "/dev/zero: not a packed file",
+        ),
+    ];
+    for (args, want) in cases {
+        let t0 = Instant::now();
+        let (code, err) = run_with_stdin(args, b"");
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(t0.elapsed() < Duration::from_secs(10), "{args:?}");
+    }
+    assert_eq!(std::fs::read(&nuls).unwrap(), vec![0u8; 3 << 20]);
+    assert!(!out.exists(), "no output was made");
+}

@@ -36,7 +36,16 @@ pub fn for_each_line<E>(
     let mut offset = 0u64;
     loop {
         line.clear();
-        let n = reader.read_line(&mut line).map_err(&io_error)?;
+        let n = (&mut reader)
+            .take(RESUME_LINE_MAX + 1)
+            .read_line(&mut line)
+            .map_err(&io_error)?;
+        if n as u64 > RESUME_LINE_MAX {
+            return Err(io_error(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("the line at byte {offset} is longer than 1 MiB: not a file of lines"),
+            )));
+        }
         if n == 0 || !line.ends_with('\n') {
             return Ok(offset); // the end, or a torn last line
         }
@@ -44,6 +53,11 @@ pub fn for_each_line<E>(
         offset += n as u64;
     }
 }
+
+/// The longest line a continued file may hold (a GGF game is a few KB, a data
+/// line under 100 bytes): a longer one (a file of NULs) is refused, never read
+/// whole.
+pub const RESUME_LINE_MAX: u64 = 1 << 20;
 
 /// An append-only file of lines, open to be read back and continued.
 #[derive(Debug)]
@@ -62,7 +76,14 @@ impl AppendOnly {
             .append(true)
             .create(true)
             .open(path)?;
-        let len = file.metadata()?.len();
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ));
+        }
+        let len = meta.len();
         Ok(AppendOnly {
             file,
             path: path.to_path_buf(),

@@ -266,11 +266,15 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+/// The largest `--openings` file read: 64 MiB, as `match --openings` (an XOT
+/// list of 10,000 openings is 250 KB).
+pub const OPENINGS_FILE_LIMIT: u64 = 64 << 20;
+
 /// Runs `mollett datagen`.
 pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
     let openings = match &args.openings {
         Some(file) => {
-            let text = std::fs::read_to_string(file)
+            let text = crate::input::read_regular_file(file, OPENINGS_FILE_LIMIT)
                 .with_context(|| format!("cannot read {}", file.display()))?;
             // Anti-Reversi moves as Othello: the same transcripts serve both.
             parse_openings(&text, Variant::Othello)?

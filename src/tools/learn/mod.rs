@@ -21,7 +21,6 @@ use crate::tools::resume::{self, AppendOnly};
 use datagen::{DatagenRequest, play_game};
 use job::Shard;
 use rayon::prelude::*;
-use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
@@ -45,7 +44,7 @@ pub struct ResumePoint {
 /// and so is a line of other rules than `rules` (an Othello file is never
 /// continued with Anti-Reversi games, nor the other way round).
 pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result<ResumePoint> {
-    let file = match File::open(path) {
+    let file = match crate::input::open_regular_file(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(ResumePoint {

@@ -211,7 +211,8 @@ pub fn unpack_game(text: &str) -> Result<Vec<Line>, String> {
 
 /// Opens a data file, gzip-decoded when its name ends in `.gz`.
 pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = crate::input::open_regular_file(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(if is_gzip(path) {
         Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(file)))
     } else {
@@ -219,13 +220,19 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead>> {
     })
 }
 
+/// The longest line of a training file read: a position line is about 80 bytes
+/// and a packed game some 300, so a longer one is not data (`/dev/zero`, a
+/// decompression bomb) and is refused before it can fill the memory.
+pub const DATA_LINE_MAX: usize = 64 << 10;
+
 /// Calls `f` with every position line of a training file in order: a file of
 /// position lines (`datagen`, `relabel`) or a packed one ([`is_packed`]), either
 /// possibly gzip-compressed. An error names the file and line.
 pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> Result<()>) -> Result<()> {
     let packed = is_packed(path);
-    for (i, text) in open(path)?.lines().enumerate() {
-        let text = text.with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+    let lines = crate::input::BoundedLines::new(open(path)?, DATA_LINE_MAX);
+    for (i, text) in lines.enumerate() {
+        let (_, text) = text.with_context(|| format!("cannot read {}", path.display()))?;
         if text.trim().is_empty() {
             continue;
         }

@@ -60,7 +60,7 @@ pub struct ProbCutArgs {
 fn read_scores(file: &mut AppendOnly, rules: Variant) -> Result<Vec<DepthScores>> {
     let path = file.path().to_path_buf();
     let text = file
-        .read_to_string()
+        .read_with(|r| crate::input::read_text(r, SCORES_FILE_LIMIT))
         .with_context(|| format!("cannot read {}", path.display()))?;
     let whole = complete_len(&text);
     let scores = text[..whole]
@@ -114,10 +114,18 @@ fn search_positions<R: RuleSearch>(
     Ok(())
 }
 
+/// The largest `--scores` file read: a line per searched position (about 100
+/// bytes), so 256 MiB is over two million positions, 400 times the shipped
+/// regressions' 480 at `--per-phase 80`.
+pub const SCORES_FILE_LIMIT: u64 = 256 << 20;
+
 /// Runs `mollett probcut`.
 pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
-    if args.out.exists() && !std::fs::read_to_string(&args.out).is_ok_and(|t| t.starts_with(MAGIC))
-    {
+    let is_regressions = |p: &std::path::Path| {
+        crate::input::read_regular_file(p, crate::tools::cli::REGRESSIONS_FILE_LIMIT)
+            .is_ok_and(|t| t.starts_with(MAGIC))
+    };
+    if args.out.exists() && !is_regressions(&args.out) {
         bail!(
             "{} exists and is not a regression file: not overwritten",
             args.out.display()

@@ -139,8 +139,10 @@ pub fn run_relabel(
     out: &Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> anyhow::Result<u64> {
-    let read =
-        |p: &Path| std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()));
+    let read = |p: &Path| {
+        crate::input::read_regular_file(p, RELABEL_FILE_LIMIT)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+    };
     let all = read_games(&read(input)?, input, req.rules)?;
     let mine: Vec<&Vec<Line>> = all
         .iter()
@@ -169,12 +171,17 @@ pub fn run_relabel(
     Ok((done - start) as u64)
 }
 
+/// The largest input or output file `relabel` reads (it holds its games whole):
+/// 2 GiB, some 25 M position lines, five times a 160,000-game round unpacked; a
+/// larger file is refused instead of filling the memory (shard it, or pack it).
+pub const RELABEL_FILE_LIMIT: u64 = 2 << 30;
+
 /// Where an existing output stands against the shard's games `mine`: how many
 /// of them it holds whole (its last game dropped, as a kill may have torn it)
 /// and the bytes those take. An output whose games are not the shard's, in
 /// order, is refused.
 fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(usize, u64)> {
-    let text = match std::fs::read_to_string(out) {
+    let text = match crate::input::read_regular_file(out, RELABEL_FILE_LIMIT) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, 0)),
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", out.display())),
