@@ -98,6 +98,24 @@ pub fn open_regular_file(path: &Path) -> io::Result<std::fs::File> {
     Ok(file)
 }
 
+/// A new temporary file beside `path` (`.NAME.PID.tmp`, in the same directory so
+/// that a rename or link puts it in place), and its name.
+fn temporary_beside(path: &Path) -> io::Result<(std::path::PathBuf, File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
+    Ok((tmp, file))
+}
+
 /// Writes `bytes` to `path` whole: into a new temporary file beside it,
 /// synced, then renamed over it, so that a reader never sees a part and a
 /// failure (a full disk) leaves what was there. A `path` that exists and is
@@ -112,27 +130,87 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
             "not a regular file",
         ));
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
+    let (tmp, mut file) = temporary_beside(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
         .and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// [`write_whole`], where a file already at `path` is replaced only if it is of
+/// the kind being written: `is_kind` is given its first bytes (up to 64). Any
+/// other file (the training data given as `--out` by mistake, notes) is left
+/// alone and the error says so.
+pub fn write_whole_over_own(
+    path: &Path,
+    bytes: &[u8],
+    is_kind: impl Fn(&[u8]) -> bool,
+) -> io::Result<()> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        let mut head = Vec::new();
+        open_regular_file(path)?.take(64).read_to_end(&mut head)?;
+        if !is_kind(&head) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "it exists and is not a file of this kind: not replaced",
+            ));
+        }
+    }
+    write_whole(path, bytes)
+}
+
+/// A new file written under a temporary name beside `path` and put in place
+/// whole by [`NewFile::finish`]: until then nothing is at `path`, an error or an
+/// interrupt leaves no part of it there (and the same command can be run
+/// again), and it never replaces a file that exists (the link that puts it in
+/// place fails instead). Dropped unfinished, it removes its temporary file.
+pub struct NewFile {
+    tmp: std::path::PathBuf,
+    path: std::path::PathBuf,
+    done: bool,
+}
+
+impl NewFile {
+    /// Creates the temporary file for `path` and returns it to be written; an
+    /// error if `path` exists already.
+    pub fn create(path: &Path) -> io::Result<(NewFile, File)> {
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "it exists already (never replaced)",
+            ));
+        }
+        let (tmp, file) = temporary_beside(path)?;
+        let new = NewFile {
+            tmp,
+            path: path.to_path_buf(),
+            done: false,
+        };
+        Ok((new, file))
+    }
+
+    /// Puts the written file (`file`, synced here) at its path, unless a file
+    /// appeared there meanwhile.
+    pub fn finish(mut self, file: File) -> io::Result<()> {
+        file.sync_all()?;
+        drop(file);
+        std::fs::hard_link(&self.tmp, &self.path)?;
+        self.done = true;
+        let _ = std::fs::remove_file(&self.tmp);
+        Ok(())
+    }
+}
+
+impl Drop for NewFile {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// The lines of a stream, each of at most `max` bytes (without its `\n`; a

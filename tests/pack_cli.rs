@@ -118,7 +118,7 @@ fn packed_data_unpacks_and_trains_as_the_position_lines() {
     // Refused: an output that exists, a name that does not say packed, a
     // position-lines file given to unpack, a broken packed line.
     let (ok, err) = mollett(&["pack", s(&game), "--out", s(&packed)]);
-    assert!(!ok && err.contains("must not exist"), "{err}");
+    assert!(!ok && err.contains("never replaced"), "{err}");
     let (ok, err) = mollett(&["pack", s(&game), "--out", s(&d.join("x.txt"))]);
     assert!(!ok && err.contains(".mpk"), "{err}");
     let (ok, err) = mollett(&["unpack", s(&game)]);
@@ -130,5 +130,57 @@ fn packed_data_unpacks_and_trains_as_the_position_lines() {
         !ok && err.contains("line 2") && err.contains("illegal"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Outputs are written whole or not at all, and never over another kind of
+/// file: `train --out` onto the training data, `analyze --svg` onto notes and
+/// `pack` onto an existing file are refused, the files unchanged; an `unpack`
+/// that fills the disk (a file size limit) leaves nothing behind.
+#[test]
+fn outputs_never_replace_other_files_nor_stay_half_written() {
+    let d = std::env::temp_dir().join(format!("mollett-outputs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let data = d.join("d.txt");
+    let (ok, err) = mollett(&["datagen", "--games", "3", "--depth", "1", "--out", s(&data)]);
+    assert!(ok, "{err}");
+    let before = std::fs::read(&data).unwrap();
+    let (ok, err) = mollett(&["train", s(&data), "--iterations", "1", "--out", s(&data)]);
+    assert!(!ok && err.contains("not replaced"), "{err}");
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+    let notes = d.join("notes.txt");
+    std::fs::write(&notes, "notes\n").unwrap();
+    let game = format!("{}/examples/game.ggf", env!("CARGO_MANIFEST_DIR"));
+    let (ok, err) = mollett(&["analyze", &game, "--level", "1", "--svg", s(&notes)]);
+    assert!(!ok && err.contains("not replaced"), "{err}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "notes\n");
+    // A weights file is replaced by a new one, whole.
+    let w = d.join("w.mlw");
+    for _ in 0..2 {
+        let (ok, err) = mollett(&["train", s(&data), "--iterations", "1", "--out", s(&w)]);
+        assert!(ok, "{err}");
+    }
+    let (ok, err) = mollett(&["pack", s(&data), "--out", s(&notes.with_extension("mpk"))]);
+    assert!(ok, "{err}");
+    let (ok, err) = mollett(&["pack", s(&data), "--out", s(&notes.with_extension("mpk"))]);
+    assert!(!ok && err.contains("never replaced"), "{err}");
+    // 40 KB of a file size limit: the unpacked lines do not fit.
+    let big = d.join("big.txt");
+    let packed = format!("{}/data/anti-r6.mpk.gz", env!("CARGO_MANIFEST_DIR"));
+    let script = format!(
+        "ulimit -f 40; trap '' XFSZ; exec {} unpack {packed} --out {}",
+        env!("CARGO_BIN_EXE_mollett"),
+        s(&big)
+    );
+    let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!big.exists());
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -89,7 +89,9 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
         let end = game.position();
         let final_black = end.is_game_over().then(|| end.final_score_black());
         let title = format!("Mollett analysis, level {}", args.level);
-        std::fs::write(path, svg::render(&moves, &title, final_black))
+        let svg = svg::render(&moves, &title, final_black);
+        let is_svg = |head: &[u8]| head.starts_with(b"<svg") || head.starts_with(b"<?xml");
+        crate::input::write_whole_over_own(path, svg.as_bytes(), is_svg)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

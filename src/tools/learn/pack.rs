@@ -26,6 +26,7 @@
 use super::sample::{LabelKind, Line, Sample, parse_line};
 use crate::board::Move;
 use crate::format::parse_board_prefix;
+use crate::input::NewFile;
 use crate::rules::Position;
 use crate::rules::Variant;
 use anyhow::bail;
@@ -248,22 +249,70 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> Result<()>) -> Resu
     Ok(())
 }
 
-/// A writer of a data file, gzip-compressed when its name ends in `.gz`; refuses
-/// to replace an existing file.
-pub fn create(path: &Path) -> Result<Box<dyn Write>> {
-    let file = File::options()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("cannot create {} (it must not exist yet)", path.display()))?;
-    Ok(if is_gzip(path) {
-        Box::new(flate2::write::GzEncoder::new(
-            BufWriter::new(file),
-            flate2::Compression::best(),
-        ))
-    } else {
-        Box::new(BufWriter::new(file))
-    })
+/// A data file being written, gzip-compressed when its name ends in `.gz`: it
+/// appears at its name only when [`DataFile::finish`] succeeds (see
+/// [`NewFile`]), so an error or an interrupt leaves nothing there, and it never
+/// replaces an existing file.
+pub struct DataFile {
+    writer: DataWriter,
+    place: NewFile,
+    path: PathBuf,
+}
+
+enum DataWriter {
+    Plain(BufWriter<File>),
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+}
+
+impl DataFile {
+    /// Starts the data file `path`; an error if it exists.
+    pub fn create(path: &Path) -> Result<DataFile> {
+        let (place, file) =
+            NewFile::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+        let file = BufWriter::new(file);
+        let writer = if is_gzip(path) {
+            DataWriter::Gzip(flate2::write::GzEncoder::new(
+                file,
+                flate2::Compression::best(),
+            ))
+        } else {
+            DataWriter::Plain(file)
+        };
+        Ok(DataFile {
+            writer,
+            place,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Ends the compression, syncs the file and puts it at its name.
+    pub fn finish(self) -> Result<()> {
+        let context = || format!("cannot write {}", self.path.display());
+        let buffered = match self.writer {
+            DataWriter::Plain(w) => w,
+            DataWriter::Gzip(g) => g.finish().with_context(context)?,
+        };
+        let file = buffered.into_inner().map_err(|e| e.into_error());
+        self.place
+            .finish(file.with_context(context)?)
+            .with_context(context)
+    }
+}
+
+impl Write for DataFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.writer {
+            DataWriter::Plain(w) => w.write(buf),
+            DataWriter::Gzip(g) => g.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.writer {
+            DataWriter::Plain(w) => w.flush(),
+            DataWriter::Gzip(g) => g.flush(),
+        }
+    }
 }
 
 /// Packs every game of the position-line files `inputs` into `out`, in order;
@@ -321,11 +370,9 @@ pub fn run_pack(args: PackArgs) -> Result<()> {
             args.out.display()
         );
     }
-    let mut out = create(&args.out)?;
+    let mut out = DataFile::create(&args.out)?;
     let (games, positions) = pack_files(&args.data, &mut out)?;
-    out.flush()
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    drop(out);
+    out.finish()?;
     eprintln!(
         "pack: {games} games, {positions} positions in {}",
         args.out.display()
@@ -352,13 +399,18 @@ pub fn run_unpack(args: UnpackArgs) -> Result<()> {
             args.data.display()
         );
     }
-    let mut out: Box<dyn std::io::Write> = match &args.out {
-        Some(path) => create(path)?,
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
-    for_each_line(&args.data, |line| Ok(writeln!(out, "{line}")?))?;
-    out.flush()?;
-    Ok(())
+    match &args.out {
+        Some(path) => {
+            let mut out = DataFile::create(path)?;
+            for_each_line(&args.data, |line| Ok(writeln!(out, "{line}")?))?;
+            out.finish()
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for_each_line(&args.data, |line| Ok(writeln!(out, "{line}")?))?;
+            Ok(out.flush()?)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -453,13 +505,26 @@ mod tests {
         for name in ["d.mpk", "d.mpk.gz"] {
             let path = dir.join(name);
             let _ = std::fs::remove_file(&path);
-            let mut w = create(&path).unwrap();
+            let mut w = DataFile::create(&path).unwrap();
             assert_eq!(
                 pack_files(std::slice::from_ref(&plain), &mut w).unwrap(),
                 (4, all.len() as u64)
             );
+            assert!(!path.exists(), "nothing at the name before it is whole");
+            w.finish().unwrap();
+            let e = DataFile::create(&path).err().unwrap();
+            assert!(format!("{e:#}").contains("never replaced"), "{e:#}");
+            // A file left unfinished (an error) leaves nothing behind.
+            let other = dir.join(format!("x-{name}"));
+            let mut w = DataFile::create(&other).unwrap();
+            pack_files(std::slice::from_ref(&plain), &mut w).unwrap();
             drop(w);
-            assert!(create(&path).is_err(), "an existing file is never replaced");
+            assert!(!other.exists());
+            let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+            assert!(
+                left.iter()
+                    .all(|e| !e.file_name().to_string_lossy().ends_with(".tmp"))
+            );
             let mut back = Vec::new();
             for_each_line(&path, |l| {
                 back.push(l);

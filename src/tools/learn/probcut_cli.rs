@@ -169,7 +169,8 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     for row in text.lines().filter(|l| l.starts_with("pair ")) {
         eprintln!("{row}");
     }
-    std::fs::write(&args.out, text)
+    let is_regressions = |head: &[u8]| head.starts_with(MAGIC.as_bytes());
+    crate::input::write_whole_over_own(&args.out, text.as_bytes(), is_regressions)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(
         "probcut: {} rows from {} positions written to {}",

@@ -581,7 +581,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if let Some(b) = progress {
         b.finish_and_clear();
     }
-    std::fs::write(&args.out, &report.bytes)
+    let is_weights = |head: &[u8]| head.starts_with(mlw::MAGIC);
+    crate::input::write_whole_over_own(&args.out, &report.bytes, is_weights)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(
         "train: wrote {} ({} bytes)",
