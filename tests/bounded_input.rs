@@ -178,3 +178,62 @@ fn the_training_tools_refuse_endless_and_special_files_at_once() {
     assert_eq!(std::fs::read(&nuls).unwrap(), vec![0u8; 3 << 20]);
     assert!(!out.exists(), "no output was made");
 }
+
+/// `datagen` continues only its own file: a second run with the same settings
+/// has nothing to do and cuts nothing (even with fewer games asked), other
+/// settings are refused, a torn last game is played again to the same bytes,
+/// a concurrent job on the same output is refused; `relabel` never writes over
+/// its input.
+#[test]
+fn datagen_continues_only_its_own_file_and_never_twice_at_once() {
+    let dir = Scratch::new("datagen-resume");
+    let out = dir.join("d.txt");
+    let o = out.to_str().unwrap();
+    let datagen = |games: &str, depth: &str, path: &str| {
+        run_with_stdin(
+            &["datagen", "--games", games, "--depth", depth, "--out", path],
+            b"",
+        )
+    };
+    assert_eq!(datagen("4", "2", o).0, Some(0));
+    let whole = std::fs::read(&out).unwrap();
+    for games in ["4", "2"] {
+        let (code, err) = datagen(games, "2", o);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("nothing to do"), "{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), whole);
+    }
+    let (code, err) = datagen("6", "3", o);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("made with other settings"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    // Torn inside its last game: that game is played again, to the same bytes.
+    let torn = dir.join("torn.txt");
+    std::fs::write(&torn, &whole[..whole.len() - 30]).unwrap();
+    let (code, err) = datagen("4", "2", torn.to_str().unwrap());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("1 game played"), "{err}");
+    assert_eq!(std::fs::read(&torn).unwrap(), whole);
+    // Two jobs on one output: the second is refused while the first runs.
+    let busy = dir.join("busy.txt");
+    let b = busy.to_str().unwrap();
+    let mut first = Command::new(BIN)
+        .args(["datagen", "--games", "400", "--depth", "4", "--out", b])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !busy.exists() && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let (code, err) = datagen("400", "4", b);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("another job is writing it"), "{err}");
+    let (code, err) = run_with_stdin(&["relabel", o, "--depth", "1", "--out", o], b"");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the output is the input"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+}

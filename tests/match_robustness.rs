@@ -219,7 +219,7 @@ fn a_games_file_is_never_truncated_unasked_and_is_locked() {
     let _ = slow.wait();
     let err = String::from_utf8_lossy(&locked.stderr);
     assert_eq!(locked.status.code(), Some(2), "{err}");
-    assert!(err.contains("another match is writing it"), "{err}");
+    assert!(err.contains("another job is writing it"), "{err}");
     // A device is refused before any game.
     let full = match_of(1, 1)
         .args(["--games-file", "/dev/full"])

@@ -91,7 +91,31 @@ impl AppendOnly {
         })
     }
 
-    /// The open file (to lock it, say).
+    /// Takes an exclusive lock on the file for as long as it is open (Linux's
+    /// `flock`), or says that another job holds it: two jobs never append to one
+    /// file. Elsewhere it does nothing.
+    pub fn lock(&self) -> io::Result<()> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: `flock` on a descriptor this `File` owns and keeps open.
+            let r = unsafe { libc::flock(self.file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if r != 0 {
+                let e = io::Error::last_os_error();
+                return Err(if e.kind() == io::ErrorKind::WouldBlock {
+                    io::Error::new(
+                        io::ErrorKind::WouldBlock,
+                        "another job is writing it (it is locked)",
+                    )
+                } else {
+                    e
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The open file.
     pub fn file(&self) -> &File {
         &self.file
     }

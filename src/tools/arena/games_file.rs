@@ -23,7 +23,6 @@ use crate::input::{MAX_TEXT, read_text};
 use crate::rules::Variant;
 use crate::tools::resume::{AppendOnly, complete_len};
 use std::collections::HashSet;
-use std::fs::File;
 use std::path::Path;
 
 /// What to do with a games file that already holds games.
@@ -58,7 +57,7 @@ impl GamesFile {
         }
         let file =
             AppendOnly::open(path).map_err(|e| format!("cannot open games file {name}: {e}"))?;
-        lock(file.file()).map_err(|e| format!("games file {name}: {e}"))?;
+        file.lock().map_err(|e| format!("games file {name}: {e}"))?;
         let mut games = GamesFile { file };
         let text = match existing {
             Existing::Refuse if !games.file.is_empty() => {
@@ -116,27 +115,6 @@ impl GamesFile {
             )
         })
     }
-}
-
-/// Takes the file's advisory lock, exclusive, without waiting.
-fn lock(file: &File) -> Result<(), String> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: `flock` on a descriptor this `File` owns and keeps open.
-        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if r != 0 {
-            let e = std::io::Error::last_os_error();
-            return Err(if e.kind() == std::io::ErrorKind::WouldBlock {
-                "another match is writing it (it is locked)".to_string()
-            } else {
-                format!("cannot lock it: {e}")
-            });
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = file;
-    Ok(())
 }
 
 /// The games of `text` (a games file of this match), checked against the

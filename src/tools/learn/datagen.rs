@@ -306,13 +306,19 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
     if let Some(b) = progress {
         b.finish_and_clear();
     }
-    eprintln!(
-        "datagen: {played} games played, shard {}/{} of {} games in {}",
-        args.shard.index,
-        args.shard.count,
-        args.games,
-        args.out.display()
-    );
+    let (shard, out) = (args.shard, args.out.display());
+    if played == 0 {
+        eprintln!(
+            "datagen: {out} holds shard {}/{}'s games of {} already: nothing to do",
+            shard.index, shard.count, args.games
+        );
+    } else {
+        let word = if played == 1 { "game" } else { "games" };
+        eprintln!(
+            "datagen: {played} {word} played, shard {}/{} of {} games in {out}",
+            shard.index, shard.count, args.games
+        );
+    }
     Ok(())
 }
 

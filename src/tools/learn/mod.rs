@@ -31,10 +31,14 @@ const GAMES_PER_BATCH: usize = 16;
 /// Where a shard's file stands: the games it holds whole, and where they end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResumePoint {
-    /// How many of the shard's games (in order) the file holds.
+    /// How many of the shard's games (in order) the file holds, its last game
+    /// left out (see `last`).
     pub games_done: u64,
     /// The byte length of those games' lines (anything after it is cut).
     pub keep_bytes: u64,
+    /// The file's last game, which an interrupt may have cut short: its number
+    /// and the bytes its complete lines take (from `keep_bytes` on).
+    pub last: Option<(u64, u64)>,
 }
 
 /// Reads a shard's existing output: the games it holds in order. The last game
@@ -50,12 +54,13 @@ pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result
             return Ok(ResumePoint {
                 games_done: 0,
                 keep_bytes: 0,
+                last: None,
             });
         }
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", path.display())),
     };
     let (mut last_game, mut last_start, mut games) = (None, 0u64, 0u64);
-    resume::for_each_line(
+    let whole = resume::for_each_line(
         BufReader::new(file),
         &mut |offset, line| {
             let parsed = sample::parse_line(line.trim_end()).map_err(|e| {
@@ -96,21 +101,82 @@ pub fn resume_point(path: &Path, shard: Shard, rules: Variant) -> anyhow::Result
         None => ResumePoint {
             games_done: 0,
             keep_bytes: 0,
+            last: None,
         },
-        Some(_) => ResumePoint {
+        Some(game) => ResumePoint {
             games_done: games - 1,
             keep_bytes: last_start,
+            last: Some((game, whole - last_start)),
         },
     })
 }
 
-/// Opens an output to continue: created if missing, cut to its first
-/// `keep_bytes` bytes (what is known whole), appended to.
-pub(crate) fn open_continued(out: &Path, keep_bytes: u64) -> anyhow::Result<AppendOnly> {
-    let mut file = AppendOnly::open(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
-    file.cut(keep_bytes)
+/// The lines game `game` of the job gives, as they are written.
+fn game_text(req: &DatagenRequest, game: u64) -> anyhow::Result<String> {
+    let mut text = String::new();
+    for sample in play_game(req, game)? {
+        let line = sample::Line {
+            sample,
+            rules: req.rules,
+        };
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// `len` bytes of `path` from `start`: a game's lines (at most 1 MiB).
+fn read_range(path: &Path, start: u64, len: u64) -> std::io::Result<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::input::open_regular_file(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    crate::input::read_text(file.take(len), resume::RESUME_LINE_MAX)
+}
+
+/// Where a datagen output stands for this job, checked by playing its last game
+/// again (the games are deterministic): the same lines mean it is whole and was
+/// made with these settings; lines that begin the replay were cut short by an
+/// interrupt, and the game is played again; anything else means another seed,
+/// depth, evaluation or rule set made the file, which is then refused.
+fn checked_resume_point(
+    req: &DatagenRequest,
+    shard: Shard,
+    out: &Path,
+) -> anyhow::Result<(u64, u64)> {
+    let point = resume_point(out, shard, req.rules)?;
+    let Some((game, len)) = point.last else {
+        return Ok((0, 0));
+    };
+    let held = read_range(out, point.keep_bytes, len)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    let replay = game_text(req, game)?;
+    if held == replay {
+        Ok((point.games_done + 1, point.keep_bytes + len))
+    } else if replay.starts_with(&held) {
+        Ok((point.games_done, point.keep_bytes))
+    } else {
+        anyhow::bail!(
+            "{}: its last game (game {game}) is not the one this command plays: the file \
+             was made with other settings (seed, depth, selectivity, labels, evaluation, \
+             openings or noise); not continued",
+            out.display()
+        )
+    }
+}
+
+/// Opens an output to continue, created if missing, and locks it before
+/// anything reads where it stands: two jobs never write one file.
+pub(crate) fn open_locked(out: &Path) -> anyhow::Result<AppendOnly> {
+    let file = AppendOnly::open(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    file.lock()
         .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     Ok(file)
+}
+
+/// Cuts a locked output to its first `keep_bytes` bytes (what is known whole).
+pub(crate) fn cut_to(file: &mut AppendOnly, keep_bytes: u64) -> anyhow::Result<()> {
+    file.cut(keep_bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.path().display()))
 }
 
 /// Writes `text` (one game's lines) to `file` in one write and flushes it.
@@ -131,9 +197,10 @@ pub fn run_datagen(
     progress: &mut dyn FnMut(u64, u64),
 ) -> anyhow::Result<u64> {
     let total = shard.len(games);
-    let start = resume_point(out, shard, req.rules)?;
-    let mut file = open_continued(out, start.keep_bytes)?;
-    let mut done = start.games_done;
+    let mut file = open_locked(out)?;
+    let (games_done, keep_bytes) = checked_resume_point(req, shard, out)?;
+    cut_to(&mut file, keep_bytes)?;
+    let mut done = games_done;
     progress(done, total);
     while done < total {
         let batch: Vec<u64> = (done..total.min(done + GAMES_PER_BATCH as u64))
@@ -141,18 +208,9 @@ pub fn run_datagen(
             .collect();
         let played: Vec<_> = batch
             .par_iter()
-            .map(|&g| play_game(req, g))
-            .collect::<Result<_, _>>()?;
-        for samples in played {
-            let mut text = String::new();
-            for sample in samples {
-                let line = sample::Line {
-                    sample,
-                    rules: req.rules,
-                };
-                text.push_str(&line.to_string());
-                text.push('\n');
-            }
+            .map(|&g| game_text(req, g))
+            .collect::<anyhow::Result<Vec<String>>>()?;
+        for text in played {
             // One write per game, flushed: an interrupt loses at most the game
             // being written, which the next run plays again.
             append_flushed(&mut file, &text)?;
@@ -160,7 +218,7 @@ pub fn run_datagen(
         }
         progress(done, total);
     }
-    Ok(done - start.games_done)
+    Ok(done.saturating_sub(games_done))
 }
 
 /// `text` cut `back` bytes before the end of its first `lines` lines: a file
@@ -204,15 +262,21 @@ mod tests {
             let game_5 = |l: &str| l.ends_with(" 5") || l.ends_with(" 5 anti");
             let third = text.lines().position(game_5).unwrap();
             std::fs::write(&cut, torn(&text, third + 1, 9)).unwrap();
-            // Games 1 and 3 are whole, 5 is torn; the last whole one is played
-            // again too (a kill may fall between two lines of one write).
+            // Games 1 and 3 are whole, 5 is torn in its first line (so not
+            // there at all): the last game, 3, is left out of the count until
+            // its replay shows that it is whole.
             let p = resume_point(&cut, shard, rules).unwrap();
-            assert_eq!(p.games_done, 1);
+            assert_eq!((p.games_done, p.last.map(|l| l.0)), (1, Some(3)));
             let played = run_datagen(&req, 7, shard, &cut, &mut |_, _| {}).unwrap();
-            assert_eq!(played, 2);
+            assert_eq!(played, 1, "game 3 replays whole; only game 5 is played");
             assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
-            // A finished file has nothing left to play but its last game again.
+            // A finished file has nothing left to play, and stays as it is.
             assert_eq!(resume_point(&whole, shard, rules).unwrap().games_done, 2);
+            assert_eq!(
+                run_datagen(&req, 7, shard, &whole, &mut |_, _| {}).unwrap(),
+                0
+            );
+            assert_eq!(std::fs::read_to_string(&whole).unwrap(), text);
             // Another shard's file is refused.
             assert!(resume_point(&whole, Shard::ALL, rules).is_err());
             // So is a file of the other rules, and it is left as it was.

@@ -139,6 +139,9 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
         .collect();
     let mut scores = AppendOnly::open(&args.scores)
         .with_context(|| format!("cannot open {}", args.scores.display()))?;
+    scores
+        .lock()
+        .with_context(|| format!("{}", args.scores.display()))?;
     let done: HashSet<String> = read_scores(&mut scores, args.variant)?
         .iter()
         .map(|d| crate::format::write_board_string(&d.position))

@@ -128,6 +128,14 @@ pub fn read_games(text: &str, what: &Path, rules: Variant) -> anyhow::Result<Vec
     Ok(games)
 }
 
+/// Whether `a` and `b` name one existing file (through any path or link).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// Relabels the shard's games of `input` into `out`, continuing an output that
 /// already holds some of them (its last game is done again, as it may be torn).
 /// `progress` is told the games done and the shard's total after every batch.
@@ -143,6 +151,12 @@ pub fn run_relabel(
         crate::input::read_regular_file(p, RELABEL_FILE_LIMIT)
             .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
     };
+    if same_file(input, out) {
+        anyhow::bail!(
+            "{}: the output is the input: relabel writes a new file beside its data",
+            out.display()
+        );
+    }
     let all = read_games(&read(input)?, input, req.rules)?;
     let mine: Vec<&Vec<Line>> = all
         .iter()
@@ -150,8 +164,9 @@ pub fn run_relabel(
         .filter(|(k, _)| *k as u64 % shard.count == shard.index)
         .map(|(_, g)| g)
         .collect();
+    let mut file = super::open_locked(out)?;
     let (mut done, keep_bytes) = resume(out, &mine, req.rules)?;
-    let mut file = super::open_continued(out, keep_bytes)?;
+    super::cut_to(&mut file, keep_bytes)?;
     let (start, total) = (done, mine.len());
     progress(done as u64, total as u64);
     while done < total {
