@@ -220,6 +220,20 @@ fn a_games_file_is_never_truncated_unasked_and_is_locked() {
     let err = String::from_utf8_lossy(&locked.stderr);
     assert_eq!(locked.status.code(), Some(2), "{err}");
     assert!(err.contains("another job is writing it"), "{err}");
+    // A file of another kind, its last line unterminated, is refused and not
+    // cut: the torn line is dropped only from a file of this match's games.
+    let notes = dir.join("notes.ggf");
+    std::fs::write(&notes, "my notes\nunterminated").unwrap();
+    let other = match_of(1, 1)
+        .args(["--games", "2", "--resume", "--games-file"])
+        .arg(&notes)
+        .output()
+        .unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "my notes\nunterminated"
+    );
     // A device is refused before any game.
     let full = match_of(1, 1)
         .args(["--games-file", "/dev/full"])

@@ -205,9 +205,10 @@ fn open_games_file(
     };
     Ok(match &args.games_file {
         Some(path) => {
-            let (file, text) = GamesFile::open(path, existing).map_err(anyhow::Error::msg)?;
+            let (mut file, text) = GamesFile::open(path, existing).map_err(anyhow::Error::msg)?;
             let done = resumed_games(&text, config)
                 .map_err(|e| anyhow::anyhow!("cannot resume from {}: {e}", path.display()))?;
+            file.drop_torn_line().map_err(anyhow::Error::msg)?;
             (Some(file), done)
         }
         None => (None, Vec::new()),

@@ -39,6 +39,9 @@ pub enum Existing {
 /// An open, locked games file.
 pub struct GamesFile {
     file: AppendOnly,
+    /// When resuming, the length of the file's whole lines, where a torn last
+    /// line is to be cut once the games before it are known to be this match's.
+    torn: Option<u64>,
 }
 
 /// The GGF tag holding a record's game number.
@@ -58,7 +61,7 @@ impl GamesFile {
         let file =
             AppendOnly::open(path).map_err(|e| format!("cannot open games file {name}: {e}"))?;
         file.lock().map_err(|e| format!("games file {name}: {e}"))?;
-        let mut games = GamesFile { file };
+        let mut games = GamesFile { file, torn: None };
         let text = match existing {
             Existing::Refuse if !games.file.is_empty() => {
                 return Err(format!(
@@ -76,7 +79,8 @@ impl GamesFile {
         Ok((games, text))
     }
 
-    /// The file's whole records; a torn last line (no newline) is cut off.
+    /// The file's whole records; a torn last line (no newline) is left out, to
+    /// be cut by [`GamesFile::drop_torn_line`] once the records are checked.
     fn read_whole(&mut self) -> Result<String, String> {
         let name = self.file.path().display().to_string();
         let mut text = self
@@ -85,14 +89,25 @@ impl GamesFile {
             .map_err(|e| format!("cannot read games file {name}: {e}"))?;
         let keep = complete_len(&text);
         if keep < text.len() {
-            eprintln!(
-                "mollett: games file {name}: its last line was cut short ({} bytes), dropped",
-                text.len() - keep
-            );
+            self.torn = Some(keep as u64);
             text.truncate(keep);
-            self.cut(keep as u64)?;
         }
         Ok(text)
+    }
+
+    /// Cuts a torn last line found when resuming (a game being written when the
+    /// match was stopped), saying so; call it once the file's records are known
+    /// to be this match's, so that a file of another kind is never cut.
+    pub fn drop_torn_line(&mut self) -> Result<(), String> {
+        if let Some(keep) = self.torn.take() {
+            eprintln!(
+                "mollett: games file {}: its last line was cut short ({} bytes), dropped",
+                self.file.path().display(),
+                self.file.len() - keep
+            );
+            self.cut(keep)?;
+        }
+        Ok(())
     }
 
     /// Cuts the file to `len` bytes.
