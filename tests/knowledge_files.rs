@@ -97,6 +97,20 @@ fn weights_fitted_here_evaluate_with_their_regressions() {
         "3",
     ];
     ok(&pc);
+    // The scores file belongs to the weights that searched it: with the shipped
+    // ones it is refused; a deeper run searches its positions again.
+    let (code, _, err) = run(&pc[2..], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("searched with other weights"), "{err}");
+    let r4 = d.join("r4.mpc");
+    let mut deeper = pc.to_vec();
+    (deeper[7], deeper[11]) = (s(&r4), "4");
+    let (code, _, err) = run(&deeper, "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("probcut: 0 positions searched before"),
+        "{err}"
+    );
     let shipped = eval_line(&[]);
     let new = eval_line(&["--eval-file", s(&w), "--regressions-file", s(&r)]);
     assert_ne!(shipped, new, "the run-time weights evaluate");

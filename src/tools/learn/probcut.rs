@@ -128,6 +128,20 @@ pub fn pick_positions(samples: &[Sample], per_phase: usize, seed: u64) -> Vec<Po
         .collect()
 }
 
+/// The depth-0 score of `position` that [`depth_scores`] records: the learned
+/// evaluation in use, under the rules `R`.
+pub fn static_score<R: RuleSearch>(position: Position) -> i32 {
+    let board = position.othello_like(R::WEIGHTS).view::<R>();
+    R::evaluate(EvalKind::Learned, &board)
+}
+
+/// Whether `d` holds every depth a run to `max_depth` searches: up to
+/// `max_depth`, or to one less than the empties, as [`depth_scores`] stops.
+pub fn reaches(d: &DepthScores, max_depth: u32) -> bool {
+    let deepest = max_depth.min(d.position.board.empties().saturating_sub(1));
+    d.scores.len() as u32 > deepest
+}
+
 /// Searches `position` under the rules `R` (whose positions are the board
 /// alone: Othello, Anti-Reversi) full width with their learned evaluation at
 /// every depth from 0 to `max_depth` (and below its empties, where the search

@@ -9,7 +9,9 @@ use crate::rules::Position;
 use crate::rules::Variant;
 use crate::rules::with_rules;
 use crate::search::RuleSearch;
-use crate::tools::learn::probcut::{DepthScores, depth_scores, fit, pick_positions};
+use crate::tools::learn::probcut::{
+    DepthScores, depth_scores, fit, pick_positions, reaches, static_score,
+};
 use crate::tools::learn::train::read_samples_of;
 use crate::tools::resume::{AppendOnly, complete_len};
 use anyhow::{Context, Result, bail};
@@ -142,8 +144,25 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     scores
         .lock()
         .with_context(|| format!("{}", args.scores.display()))?;
-    let done: HashSet<String> = read_scores(&mut scores, args.variant)?
+    let held = read_scores(&mut scores, args.variant)?;
+    // Depth 0 is the evaluation: a line whose evaluation is not the weights in
+    // use was searched with other weights, and its scores fit nothing here.
+    let other = with_rules!(args.variant, R => held
         .iter()
+        .find(|d| d.scores.first() != Some(&static_score::<R>(d.position))));
+    if let Some(d) = other {
+        bail!(
+            "{}: the scores of {} were searched with other weights than those in use; \
+             give a new --scores file",
+            args.scores.display(),
+            crate::format::write_board_string(&d.position)
+        );
+    }
+    // A line searched less deep than this run asks (a run to a smaller
+    // --max-depth) is searched again; the fit takes the deep line.
+    let done: HashSet<String> = held
+        .iter()
+        .filter(|d| reaches(d, args.max_depth))
         .map(|d| crate::format::write_board_string(&d.position))
         .collect();
     let todo: Vec<_> = positions
@@ -163,7 +182,10 @@ pub fn run_probcut(args: ProbCutArgs) -> Result<()> {
     // data, seed and count give the same file.
     let mut scores = out.into_inner().expect("no writer panics");
     let mut all = read_scores(&mut scores, args.variant)?;
-    all.retain(|d| picked.contains(&crate::format::write_board_string(&d.position)));
+    all.retain(|d| {
+        reaches(d, args.max_depth)
+            && picked.contains(&crate::format::write_board_string(&d.position))
+    });
     let weights = fnv1a(weights(args.variant));
     let note = crate::tools::learn::cli::command_line();
     let file = fit(&all, weights, &note).map_err(|e| anyhow::anyhow!("{e}"))?;
