@@ -236,4 +236,29 @@ fn datagen_continues_only_its_own_file_and_never_twice_at_once() {
     assert_eq!(code, Some(2));
     assert!(err.contains("the output is the input"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), whole);
+    // relabel, likewise: done once, nothing to do; other settings refused.
+    let labels = dir.join("labels.txt");
+    let relabel = |depth: &str| {
+        run_with_stdin(
+            &[
+                "relabel",
+                o,
+                "--depth",
+                depth,
+                "--out",
+                labels.to_str().unwrap(),
+            ],
+            b"",
+        )
+    };
+    assert_eq!(relabel("2").0, Some(0));
+    let first = std::fs::read(&labels).unwrap();
+    let (code, err) = relabel("2");
+    assert!(code == Some(0) && err.contains("nothing to do"), "{err}");
+    let (code, err) = relabel("3");
+    assert!(
+        code == Some(2) && err.contains("made with other settings"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&labels).unwrap(), first);
 }

@@ -165,7 +165,7 @@ pub fn run_relabel(
         .map(|(_, g)| g)
         .collect();
     let mut file = super::open_locked(out)?;
-    let (mut done, keep_bytes) = resume(out, &mine, req.rules)?;
+    let (mut done, keep_bytes) = resume(req, out, &mine)?;
     super::cut_to(&mut file, keep_bytes)?;
     let (start, total) = (done, mine.len());
     progress(done as u64, total as u64);
@@ -195,7 +195,8 @@ pub const RELABEL_FILE_LIMIT: u64 = 2 << 30;
 /// of them it holds whole (its last game dropped, as a kill may have torn it)
 /// and the bytes those take. An output whose games are not the shard's, in
 /// order, is refused.
-fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(usize, u64)> {
+fn resume(req: &RelabelRequest, out: &Path, mine: &[&Vec<Line>]) -> anyhow::Result<(usize, u64)> {
+    let rules = req.rules;
     let text = match crate::input::read_regular_file(out, RELABEL_FILE_LIMIT) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, 0)),
@@ -204,7 +205,7 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(us
     // Only whole lines count; a torn last line goes with its game.
     let whole = &text[..crate::tools::resume::complete_len(&text)];
     let games = read_games(whole, out, rules)?;
-    let Some((_, held)) = games.split_last() else {
+    let Some((last, held)) = games.split_last() else {
         return Ok((0, 0));
     };
     for (k, g) in held.iter().enumerate() {
@@ -221,7 +222,31 @@ fn resume(out: &Path, mine: &[&Vec<Line>], rules: Variant) -> anyhow::Result<(us
     // The bytes of the held games' lines as they stand in the file.
     let lines: usize = held.iter().map(Vec::len).sum();
     let bytes: usize = whole.split_inclusive('\n').take(lines).map(str::len).sum();
-    Ok((held.len(), bytes as u64))
+    // The last game, relabelled again (the labels are deterministic): the same
+    // lines mean it is whole and made with these settings; lines that begin
+    // them were cut short by an interrupt; others come from other settings.
+    let Some(input) = mine.get(held.len()) else {
+        anyhow::bail!(
+            "{}: it holds more games than this shard's input",
+            out.display()
+        );
+    };
+    let text = |g: &[Line]| -> String { g.iter().map(|l| format!("{l}\n")).collect() };
+    let again = text(&relabel_game(req, input)?);
+    let written = &whole[bytes..];
+    if written == again {
+        Ok((held.len() + 1, whole.len() as u64))
+    } else if again.starts_with(written) && last[0].sample.game == input[0].sample.game {
+        Ok((held.len(), bytes as u64))
+    } else {
+        anyhow::bail!(
+            "{}: its last game ({}) is not what this command makes of it: the file was \
+             made with other settings (depth, selectivity, evaluation, --redo-search) or \
+             from other data; not continued",
+            out.display(),
+            last[0].sample.game
+        )
+    }
 }
 
 // The command: flags to a request, progress to stderr.
@@ -291,13 +316,19 @@ pub fn run(args: RelabelArgs) -> anyhow::Result<()> {
     if let Some(b) = progress {
         b.finish_and_clear();
     }
-    eprintln!(
-        "relabel: {done} games relabelled, shard {}/{} of {} in {}",
-        args.shard.index,
-        args.shard.count,
-        args.data.display(),
-        args.out.display()
-    );
+    let (shard, data, out) = (args.shard, args.data.display(), args.out.display());
+    if done == 0 {
+        eprintln!(
+            "relabel: {out} holds shard {}/{}'s games of {data} already: nothing to do",
+            shard.index, shard.count
+        );
+    } else {
+        let word = if done == 1 { "game" } else { "games" };
+        eprintln!(
+            "relabel: {done} {word} relabelled, shard {}/{} of {data} in {out}",
+            shard.index, shard.count
+        );
+    }
     Ok(())
 }
 
