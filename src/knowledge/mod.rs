@@ -89,6 +89,17 @@ struct RunTimeFiles {
     regressions: Vec<(Variant, &'static str)>,
 }
 
+impl RunTimeFiles {
+    /// The weights file of `rules` (its weights variant): the run-time one if
+    /// given, else the embedded one.
+    fn weights_of(&self, rules: Variant) -> &'static [u8] {
+        self.weights
+            .iter()
+            .find(|(r, _)| *r == rules)
+            .map_or_else(|| embedded_weights(rules), |&(_, bytes)| bytes)
+    }
+}
+
 /// The files [`use_files`] chose: set once, at start-up, before the first
 /// evaluation; unset, every rule set uses its embedded files.
 static RUN_TIME_FILES: std::sync::OnceLock<RunTimeFiles> = std::sync::OnceLock::new();
@@ -99,8 +110,7 @@ pub fn weights(rules: Variant) -> &'static [u8] {
     let rules = rules.weights_variant();
     RUN_TIME_FILES
         .get()
-        .and_then(|f| f.weights.iter().find(|(r, _)| *r == rules))
-        .map_or_else(|| embedded_weights(rules), |&(_, bytes)| bytes)
+        .map_or_else(|| embedded_weights(rules), |f| f.weights_of(rules))
 }
 
 /// The regression file in use for `rules`: a run-time file of its rules if one
@@ -130,18 +140,11 @@ pub fn use_files(weights: Option<Vec<u8>>, regressions: Option<String>) -> Resul
             .push((rules.weights_variant(), Box::leak(bytes.into_boxed_slice())));
     }
     if let Some(text) = regressions {
-        let weights_of = |rules: Variant| {
-            files
-                .weights
-                .iter()
-                .find(|(r, _)| *r == rules)
-                .map_or_else(|| embedded_weights(rules), |&(_, b)| b)
-        };
         let Some(rules) = WEIGHTS_VARIANTS
             .into_iter()
-            .find(|&r| mpc::parse_for(&text, weights_of(r)).is_ok())
+            .find(|&r| mpc::parse_for(&text, files.weights_of(r)).is_ok())
         else {
-            let e = mpc::parse_for(&text, weights_of(Variant::Othello)).unwrap_err();
+            let e = mpc::parse_for(&text, files.weights_of(Variant::Othello)).unwrap_err();
             return Err(format!("{e} (not those of any rule set in use)"));
         };
         files
