@@ -17,6 +17,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod format;

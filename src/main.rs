@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches};
 use mollett::tools::cli::{self, Cli, Command};
-use mollett::tools::{accuracy, analyze, arena, bench, learn, perft, solve};
+use mollett::tools::{accuracy, analyze, arena, bench, book, learn, perft, solve};
 
 fn main() {
     let matches = Cli::command()
@@ -59,6 +59,7 @@ fn run(cli: Cli) -> Result<bool> {
         Some(Command::Pack(args)) => learn::pack::run_pack(args),
         Some(Command::Unpack(args)) => learn::pack::run_unpack(args),
         Some(Command::Probcut(args)) => learn::probcut_cli::run_probcut(args),
+        Some(Command::Book(args)) => book::run_book(args),
         None => cli::run_engine(cli.engine),
     };
     done.map(|()| true)

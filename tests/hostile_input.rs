@@ -26,6 +26,10 @@ fn options(forced: Option<Dialect>) -> ScriptOptions {
         forced,
         // Cuts any long job (a level-60 solve) to a few milliseconds.
         stop_every: Some(Duration::from_millis(20)),
+        // The embedded book, so that book moves and hints meet hostile input too.
+        book: Some(std::sync::Arc::new(
+            mollett::book::file::parse(mollett::book::EMBEDDED).unwrap(),
+        )),
     }
 }
 
@@ -357,13 +361,14 @@ fn check_gtp_framing(script: &[u8], out: &str) {
 /// NBoard framing: every line is one of the replies NBoard knows, and the
 /// pongs answer the pings in order.
 fn check_nboard_framing(script: &[u8], out: &str) {
-    const REPLIES: [&str; 8] = [
+    const REPLIES: [&str; 9] = [
         "set myname ",
         "pong",
         "status ",
         "search ",
         "nodestats ",
         "=== ",
+        "book ",
         "learned",
         "analysis ",
     ];
@@ -419,7 +424,9 @@ fn random_scripts_keep_each_dialects_framing() {
                 check_nboard_framing(&script, &out);
                 answers[0] += out
                     .lines()
-                    .filter(|l| l.starts_with("=== ") || l.starts_with("search "))
+                    .filter(|l| {
+                        l.starts_with("=== ") || l.starts_with("search ") || l.starts_with("book ")
+                    })
                     .count();
             }
             Dialect::Console => {

@@ -29,6 +29,7 @@ mod worker;
 pub(crate) use worker::THREAD_NAME;
 
 use crate::board::{IllegalMove, Move};
+use crate::book::{Book, BookMove};
 use crate::eval::EvalKind;
 use crate::rules::Position;
 use crate::rules::Variant;
@@ -68,6 +69,11 @@ pub struct Settings {
     pub move_time: MoveTime,
     /// The evaluation and selectivity every level keeps (the command line's).
     pub overrides: LevelOverrides,
+    /// How far below the best a book move may be and still be played, in
+    /// centi-discs (0: only the best, ties drawn by the seed).
+    pub book_randomness: u32,
+    /// Whether move choices and hints use the engine's book (when it has one).
+    pub use_book: bool,
 }
 
 /// Choices given on the command line (`--eval`, `--selectivity`) that every
@@ -97,7 +103,8 @@ impl LevelOverrides {
 
 impl Default for Settings {
     /// Level 21, every logical CPU, 64 MB, seed 0, no override, no contempt,
-    /// no time limit per move.
+    /// no time limit per move, the book used (when the engine has one) without
+    /// randomness.
     fn default() -> Settings {
         Settings {
             level: Level::default(),
@@ -109,6 +116,8 @@ impl Default for Settings {
             variant: Variant::Othello,
             move_time: MoveTime::Off,
             overrides: LevelOverrides::default(),
+            book_randomness: 0,
+            use_book: true,
         }
     }
 }
@@ -129,12 +138,15 @@ impl Settings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Job {
     /// Choose a move (not played), within the level, the time per move and
-    /// the game clock, if any ([`time::move_limits`]).
+    /// the game clock, if any ([`time::move_limits`]); in a position of the
+    /// book, a book move without a search ([`ScoreKind::Book`]).
     Go {
         /// The side to move's game clock, as the protocol received it.
         clock: Option<TimeLeft>,
     },
-    /// Report the best `lines` moves at every depth, within the level.
+    /// Report the best `lines` moves at every depth, within the level; a
+    /// position of the book reports its book moves instead
+    /// ([`Event::BookHints`]).
     Hint {
         /// How many moves to report (at least 1).
         lines: usize,
@@ -186,6 +198,14 @@ pub enum Event {
         /// The lines of this depth.
         iteration: MultiPvIteration,
     },
+    /// A [`Job::Hint`] in a position of the book: its moves, best first
+    /// (squares as on the board), and no search.
+    BookHints {
+        /// The job.
+        job: JobId,
+        /// The book's moves.
+        moves: Vec<BookMove>,
+    },
     /// One position of a [`Job::Analyze`].
     Analysis {
         /// The job.
@@ -214,6 +234,7 @@ impl Event {
         match self {
             Event::Iteration { job, .. }
             | Event::Hint { job, .. }
+            | Event::BookHints { job, .. }
             | Event::Analysis { job, .. }
             | Event::Failed { job, .. } => *job,
             Event::Finished(f) => f.job,
@@ -296,6 +317,8 @@ pub struct Engine {
     inject_panic: bool,
     /// Where the running (or last) job's search threads count their nodes live.
     nodes: Arc<NodeCounters>,
+    /// The opening book, if one is in use.
+    book: Option<Arc<Book>>,
 }
 
 impl Engine {
@@ -320,6 +343,7 @@ impl Engine {
             last_job: 0,
             inject_panic: false,
             nodes: Arc::default(),
+            book: None,
         })
     }
 
@@ -418,6 +442,27 @@ impl Engine {
         Ok(())
     }
 
+    /// Uses `book` for move choices and hints from the next job on (`None`:
+    /// no book). A book of other rules than the game's is not used.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// Sets how far below the best (centi-discs) a book move may be played.
+    pub fn set_book_randomness(&mut self, centi_discs: u32) {
+        self.settings.book_randomness = centi_discs;
+    }
+
+    /// Turns the use of the book on or off (the book stays loaded).
+    pub fn set_use_book(&mut self, on: bool) {
+        self.settings.use_book = on;
+    }
+
     /// Sets the tie-break seed.
     pub fn set_seed(&mut self, seed: u64) {
         self.settings.seed = seed;
@@ -483,6 +528,7 @@ impl Engine {
             nodes: Arc::clone(&self.nodes),
             tx: self.tx.clone(),
             panic: std::mem::take(&mut self.inject_panic),
+            book: self.book.clone().filter(|_| self.settings.use_book),
         };
         let handle = std::thread::Builder::new()
             .name(worker::THREAD_NAME.to_string())

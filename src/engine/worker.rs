@@ -42,6 +42,8 @@ pub(super) struct Work {
     pub(super) tx: Sender<Event>,
     /// The fault-injection hook: panic before searching.
     pub(super) panic: bool,
+    /// The opening book, if one is in use.
+    pub(super) book: Option<Arc<crate::book::Book>>,
 }
 
 impl Work {
@@ -185,6 +187,7 @@ fn go<R: RuleSearch>(
                 stopped: false,
             }));
         }
+        Choice::Move(_) if let Some(r) = book_move(w, pos, start) => return Some(finished(&r)),
         Choice::Move(time) => request::<R>(w, pos, w.settings.limits(), time),
         Choice::Solve { wld } => SearchRequest {
             // A solve reports the result: ties need not be told apart.
@@ -208,11 +211,33 @@ fn go<R: RuleSearch>(
     None
 }
 
+/// The book's move for the position, if the book has one: drawn within the
+/// settings' randomness by the game's seed, its line the book's best answers.
+fn book_move(w: &Work, pos: &Position, start: Instant) -> Option<SearchResult> {
+    let book = w.book.as_ref()?;
+    let m = book.choose(pos, w.settings.book_randomness as i32, w.settings.seed)?;
+    Some(SearchResult {
+        best: Some(Move::Play(m.square)),
+        score: i32::from(m.score),
+        kind: ScoreKind::Book {
+            depth: u32::from(m.depth),
+        },
+        pv: book.line(pos, m.square),
+        nodes: 0,
+        elapsed: start.elapsed(),
+        stopped: false,
+    })
+}
+
 /// The best `lines` moves at every depth. When the side to move must pass, the
-/// opponent's best line is reported behind the pass, its score negated.
+/// opponent's best line is reported behind the pass, its score negated. In a
+/// position of the book, its book moves instead, without a search.
 fn hint<R: RuleSearch>(w: &Work, pos: &Position, lines: usize, start: Instant) -> Finished {
     let mut nodes = 0;
-    if !pos.is_game_over() {
+    if let Some(mut moves) = w.book.as_ref().and_then(|b| b.hints(pos)) {
+        moves.truncate(lines.max(1));
+        let _ = w.tx.send(Event::BookHints { job: w.id, moves });
+    } else if !pos.is_game_over() {
         let passed = pos.must_pass();
         let board = pos.view::<R>();
         let contempt = contempt_for(&w.settings, pos.side);

@@ -294,6 +294,13 @@ impl Gtp {
                 Ok::<(), String>(())
             })),
             Command::Variant(v) => Some(setting(v, pos.variant, |v| cx.engine.set_variant(v))),
+            Command::Book(None) => {
+                Some(Ok(crate::protocol::book_setting::describe_book(cx.engine)))
+            }
+            Command::Book(Some(s)) => Some(
+                crate::protocol::book_setting::apply_book_setting(cx.engine, s)
+                    .map(|()| String::new()),
+            ),
         }
     }
 }

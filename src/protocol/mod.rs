@@ -21,6 +21,7 @@
 //!   all its answers.
 //! - A closed stdout ends the loop quietly.
 
+pub mod book_setting;
 pub mod console;
 pub mod gtp;
 mod interrupt;
@@ -221,7 +222,7 @@ impl Handlers {
 }
 
 /// How to run the loop.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LoopOptions {
     /// A dialect forced for the whole session (`--protocol`).
     pub protocol: Option<Dialect>,
@@ -231,12 +232,15 @@ pub struct LoopOptions {
     pub inject_panic: bool,
     /// Console progress lines through a pipe too (`--verbose`).
     pub verbose: bool,
+    /// The opening book (`--book`), if any.
+    pub book: Option<std::sync::Arc<crate::book::Book>>,
 }
 
 /// Runs the loop on stdin and stdout until `quit`, the end of input or a closed
 /// stdout. Errors only when the engine cannot be made (e.g. the table size).
 pub fn run(options: LoopOptions) -> Result<(), EngineError> {
     let mut engine = Engine::new(options.settings)?;
+    engine.set_book(options.book);
     if options.inject_panic {
         engine.inject_panic();
     }
@@ -439,6 +443,7 @@ pub(crate) fn run_script(settings: Settings, forced: Option<Dialect>, input: &st
         settings,
         forced,
         stop_every: None,
+        book: None,
     };
     let run = run_bytes(options, input.as_bytes()).expect("engine");
     String::from_utf8_lossy(&run.output).into_owned()

@@ -45,6 +45,9 @@ pub enum Command {
     /// `set threads N`: the search threads (1..=`MAX_THREADS`), a Mollett
     /// extension (NBoard itself sends no thread count).
     SetThreads(usize),
+    /// `set book on|off|randomness D`: the use of the opening book, a Mollett
+    /// extension.
+    SetBook(crate::protocol::book_setting::BookSetting),
     /// `move <item>`: append a move.
     Move(GgfMove),
     /// `ping K`: finish earlier work, then `pong K` (K echoed as given).
@@ -53,7 +56,8 @@ pub enum Command {
     Go,
     /// `hint N`: the best N moves, depth after depth.
     Hint(usize),
-    /// `learn`: add the game to the book (there is none).
+    /// `learn`: add the game to the book (the engine's book is read-only: the
+    /// answer says how to learn games with `mollett book learn`).
     Learn,
     /// `analyze`: score every position of the game.
     Analyze,
@@ -141,6 +145,10 @@ pub fn parse(line: &str) -> Result<Command, Error> {
                         format!("'{arg}' is not a thread count (1..{MAX_THREADS})"),
                     ),
                 },
+                "book" => match crate::protocol::book_setting::parse_book_setting(arg) {
+                    Ok(s) => Ok(Command::SetBook(s)),
+                    Err(e) => bad("set book", e),
+                },
                 _ => Err(Error::Unknown(format!("set {what}"))),
             }
         }
@@ -185,7 +193,19 @@ pub fn format_depth(kind: ScoreKind) -> String {
         ScoreKind::SelectiveEnd { selectivity, .. } => format!("{}%", selectivity.percent()),
         ScoreKind::Exact => "100%".to_string(),
         ScoreKind::WinLossDraw => "100%W".to_string(),
+        ScoreKind::Book { depth } => depth.to_string(),
     }
+}
+
+/// `book PV EVAL GAMES DEPTH`: a book move as NBoard shows it (a book hint).
+pub fn format_book_hint(m: &crate::book::BookMove) -> String {
+    format!(
+        "book {} {} {} {}",
+        format_pv(&[Move::Play(m.square)]),
+        format_eval(i32::from(m.score)),
+        m.games.total(),
+        m.depth
+    )
 }
 
 /// `search PV EVAL 0 DEPTH`.
@@ -363,6 +383,11 @@ impl NBoard {
                     cx.out.line(&format!("status set threads: {e}"));
                 }
             }
+            Command::SetBook(s) => {
+                if let Err(e) = crate::protocol::book_setting::apply_book_setting(cx.engine, s) {
+                    cx.out.line(&format!("status set book: {e}"));
+                }
+            }
             Command::Move(item) => {
                 if self.refuse_request(&format!("move {item}"), cx) {
                     return Flow::Continue;
@@ -391,7 +416,7 @@ impl NBoard {
             Command::Learn => {
                 cx.out.line("learned");
                 cx.out
-                    .line("status Mollett has no opening book: nothing was learned");
+                    .line("status learn: the book is not changed from here; add games to a book file with mollett book learn");
             }
             Command::Analyze => {
                 if !self.refuse_request("analyze", cx) {
@@ -443,6 +468,11 @@ impl Handler for NBoard {
                     cx.out.line(&format_hint(line, iteration.kind));
                 }
                 self.stats(iteration.nodes, iteration.elapsed, cx);
+            }
+            Event::BookHints { moves, .. } => {
+                for m in moves {
+                    cx.out.line(&format_book_hint(m));
+                }
             }
             Event::Analysis { ply, score, .. } => {
                 let side = match &self.running {

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How to run a script.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ScriptOptions {
     /// The engine's settings at the start.
     pub settings: Settings,
@@ -26,6 +26,8 @@ pub struct ScriptOptions {
     /// job outlives about twice this (a fuzzer's input may ask for a level-60
     /// solve; the answers to stopped jobs are what is checked then).
     pub stop_every: Option<Duration>,
+    /// The opening book, if any.
+    pub book: Option<Arc<crate::book::Book>>,
 }
 
 /// A writer into a shared buffer (the loop's output must be `Send + 'static`).
@@ -60,6 +62,7 @@ pub struct ScriptRun {
 /// only when the engine cannot be made from `options.settings`.
 pub fn run_bytes(options: ScriptOptions, input: &[u8]) -> Result<ScriptRun, EngineError> {
     let mut engine = Engine::new(options.settings)?;
+    engine.set_book(options.book);
     let (tx, rx) = unbounded();
     let stop = engine.stop_flag();
     read_input(input, &tx, &stop, Selector::new(options.forced), false);

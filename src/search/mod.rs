@@ -200,6 +200,12 @@ pub enum ScoreKind {
     Exact,
     /// Only the sign is proven: win (> 0), draw (0) or loss (< 0).
     WinLossDraw,
+    /// A value from the opening book (no search now), whose searches went to
+    /// `depth` (60: exact).
+    Book {
+        /// The depth of the book's searches behind the value.
+        depth: u32,
+    },
 }
 
 /// A completed iteration (or the final result): what the search knows now.
@@ -236,6 +242,7 @@ impl std::fmt::Display for ScoreKind {
             } => write!(f, "{empties}@{}%", selectivity.percent()),
             ScoreKind::Exact => f.write_str("exact"),
             ScoreKind::WinLossDraw => f.write_str("wld"),
+            ScoreKind::Book { .. } => f.write_str("book"),
         }
     }
 }

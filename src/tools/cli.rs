@@ -125,6 +125,14 @@ pub struct EngineArgs {
     /// centre placements, 32 discs each) or anti (the fewer discs win).
     #[arg(long, default_value = "othello")]
     pub variant: Variant,
+    /// The opening book: a `.mlb` file (as `mollett book build` writes) or
+    /// `off` (default: the book built into the binary).
+    #[arg(long, value_name = "FILE|off")]
+    pub book: Option<String>,
+    /// Play any book move within this many discs of the best, drawn by the
+    /// seed (default 0: the best, ties drawn by the seed).
+    #[arg(long, value_name = "DISCS", default_value_t = 0.0, value_parser = parse_discs)]
+    pub book_randomness: f64,
     /// Test hook: the first search panics (checks that the loop survives it).
     #[arg(long, hide = true)]
     pub inject_panic: bool,
@@ -167,6 +175,9 @@ pub enum Command {
     /// Fit the Multi-ProbCut regressions: search `datagen` positions at every
     /// depth (resumable), fit deep against shallow scores per depth and phase.
     Probcut(crate::tools::learn::probcut_cli::ProbCutArgs),
+    /// Opening books: build, learn games, merge, show a position's book moves,
+    /// stats.
+    Book(crate::tools::book::BookArgs),
 }
 
 impl Command {
@@ -192,6 +203,26 @@ impl Command {
             Command::Train(_) | Command::Pack(_) | Command::Unpack(_)
         )
     }
+}
+
+/// A number of discs, 0 to 64.
+fn parse_discs(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(d) if (0.0..=64.0).contains(&d) => Ok(d),
+        _ => Err(format!("'{s}' is not a number of discs (0..64)")),
+    }
+}
+
+/// The book `--book` names: a file, `off`, or by default the embedded one.
+pub fn engine_book(given: Option<&str>) -> Result<Option<std::sync::Arc<crate::book::Book>>> {
+    let book = match given {
+        Some(off) if off.eq_ignore_ascii_case("off") => return Ok(None),
+        Some(path) => crate::tools::book::load(std::path::Path::new(path))
+            .map_err(|e| anyhow::anyhow!("--book: {e:#}"))?,
+        None => crate::book::file::parse(crate::book::EMBEDDED)
+            .map_err(|e| anyhow::anyhow!("the embedded {e}"))?,
+    };
+    Ok(Some(std::sync::Arc::new(book)))
 }
 
 /// A positive, finite number of seconds.
@@ -231,12 +262,16 @@ pub fn run_engine(args: EngineArgs) -> Result<()> {
             (None, None) => MoveTime::Default(DEFAULT_MOVE_TIME),
             (None, Some(_)) => MoveTime::Off,
         },
+        book_randomness: (args.book_randomness * 100.0).round() as u32,
+        use_book: true,
     };
+    let book = engine_book(args.book.as_deref())?;
     protocol::run(LoopOptions {
         protocol: args.protocol,
         settings,
         inject_panic: args.inject_panic,
         verbose: args.verbose,
+        book,
     })?;
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! - [`solve`]: exact solves of OBF files (`solve`).
 //! - [`bench`]: the fixed bench and its signature, and time to depth (`bench`).
 //! - [`perft`]: leaf counts (`perft`).
+//! - [`book`]: opening books: build, learn, merge, show, stats (`book`).
 //! - [`learn`]: training data, its packing, the fit of the learned weights and
 //!   of the Multi-ProbCut regressions (`datagen`, `relabel`, `pack`, `unpack`,
 //!   `train`, `probcut`).
@@ -30,6 +31,7 @@ pub mod accuracy;
 pub mod analyze;
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod learn;
 pub mod obf_lines;

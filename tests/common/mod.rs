@@ -28,7 +28,7 @@ impl Engine {
     /// Starts `mollett ARGS` with piped stdin and stdout (stderr inherited).
     pub fn spawn(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
-            .args(args)
+            .args(searching(args))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -202,10 +202,24 @@ impl Drop for Engine {
     }
 }
 
+/// `args`, with `--book off` added when they start the engine loop (no
+/// subcommand) and name no book: the tests of searches, clocks and framing
+/// need the engine to search from the start position, where the embedded book
+/// would answer at once. The book's own tests name a book (`--book FILE`) or
+/// `--book` the embedded one explicitly (see `tests/book.rs`).
+pub fn searching<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let is_loop = args.first().is_none_or(|a| a.starts_with('-'));
+    let mut out = args.to_vec();
+    if is_loop && !args.iter().any(|a| a.starts_with("--book")) {
+        out.extend(["--book", "off"]);
+    }
+    out
+}
+
 /// Starts `mollett ARGS` with stdin, stdout and stderr all piped.
 fn spawn_piped(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args(args)
+        .args(searching(args))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

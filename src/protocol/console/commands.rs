@@ -49,6 +49,8 @@ pub enum Command {
     Time(Option<Option<Duration>>),
     /// `clock [CLOCK|off]`: show or set the game clock of each side.
     Clock(Option<Option<Clock>>),
+    /// `book [on|off|randomness D]`: show or set the use of the opening book.
+    Book(Option<crate::protocol::book_setting::BookSetting>),
     /// `load FILE`: replace the game by a GGF file's first record.
     Load(String),
     /// `save FILE`: write the game as a GGF record.
@@ -304,6 +306,20 @@ pub const COMMANDS: &[Spec] = &[
         help: "show or set which sides the engine plays by itself: 0 white, 1 black, 2 both \
                (it plays itself), 3 neither (the default: go asks for a move)",
         parse: |a| optional(a, Mode::parse).map(Command::Mode),
+    },
+    Spec {
+        name: "book",
+        aliases: &[],
+        args: "[on|off|randomness D]",
+        help: "show or set the opening book's use: on, off, or randomness D (play any book \
+               move within D discs of the best, drawn by the seed)",
+        parse: |a| {
+            if a.trim().is_empty() {
+                Ok(Command::Book(None))
+            } else {
+                crate::protocol::book_setting::parse_book_setting(a).map(|s| Command::Book(Some(s)))
+            }
+        },
     },
     Spec {
         name: "time",

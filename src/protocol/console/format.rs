@@ -6,10 +6,11 @@ use crate::eval::to_discs;
 use crate::search::MultiPvIteration;
 use crate::search::{ScoreKind, SearchResult};
 
-/// A score as the console writes it: `+0.50` (midgame), `+4` (exact), `win`.
+/// A score as the console writes it: `+0.50` (midgame, book), `+4` (exact),
+/// `win`.
 pub fn format_score(score: i32, kind: ScoreKind) -> String {
     match kind {
-        ScoreKind::Midgame(_) | ScoreKind::SelectiveEnd { .. } => {
+        ScoreKind::Midgame(_) | ScoreKind::SelectiveEnd { .. } | ScoreKind::Book { .. } => {
             format!("{:+.2}", to_discs(score))
         }
         ScoreKind::Exact => format!("{:+}", crate::eval::whole_discs(score)),
@@ -22,7 +23,7 @@ pub fn format_score(score: i32, kind: ScoreKind) -> String {
 }
 
 /// The depth field: `12`, `24@73%` (a selective search to the end of the
-/// game from 24 empties, as Edax writes it), `exact` or `wld`.
+/// game from 24 empties, as Edax writes it), `exact`, `wld` or `book`.
 fn format_depth(kind: ScoreKind) -> String {
     kind.to_string()
 }
@@ -80,6 +81,24 @@ pub fn format_hint(it: &MultiPvIteration) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// A position's book moves as the lines of a hint (its depth `book`).
+pub fn book_iteration(moves: &[crate::book::BookMove]) -> MultiPvIteration {
+    MultiPvIteration {
+        kind: ScoreKind::Book {
+            depth: moves.first().map_or(0, |m| u32::from(m.depth)),
+        },
+        lines: moves
+            .iter()
+            .map(|m| crate::search::PvLine {
+                score: i32::from(m.score),
+                pv: vec![Move::Play(m.square)],
+            })
+            .collect(),
+        nodes: 0,
+        elapsed: std::time::Duration::ZERO,
+    }
 }
 
 /// Nodes per second, rounded; 0 before any time has passed.

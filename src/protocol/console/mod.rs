@@ -338,6 +338,14 @@ impl Console {
                 Ok(()) => self.reset(cx),
                 Err(e) => Self::error(cx, &e.to_string()),
             },
+            Command::Book(None) => cx
+                .out
+                .line(&crate::protocol::book_setting::describe_book(cx.engine)),
+            Command::Book(Some(s)) => {
+                if let Err(e) = crate::protocol::book_setting::apply_book_setting(cx.engine, s) {
+                    Self::error(cx, &e);
+                }
+            }
             Command::Mode(None) => cx.out.line(&self.mode.describe()),
             Command::Mode(Some(m)) => {
                 self.mode = m;
@@ -392,6 +400,9 @@ impl Handler for Console {
                     cx.out.line(&line);
                 }
                 self.last_hint = Some(iteration.clone());
+            }
+            Event::BookHints { moves, .. } => {
+                self.last_hint = Some(format::book_iteration(moves));
             }
             Event::Finished(f) => match (self.running.take(), &f.result) {
                 (Some(Running::Go), Some(r)) => {

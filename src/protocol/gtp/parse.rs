@@ -72,6 +72,9 @@ pub enum Command {
     /// `mollett-variant [V]`: show or set the rules (`othello`, `reversi`,
     /// `anti`); setting starts a new game.
     Variant(Option<Variant>),
+    /// `mollett-book [on|off|randomness D]`: show or set the use of the
+    /// opening book.
+    Book(Option<crate::protocol::book_setting::BookSetting>),
 }
 
 /// A command's name and argument parser.
@@ -268,6 +271,17 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "mollett-variant",
         parse: |a| optional(a, |s| s.parse().map_err(|e| format!("{e}"))).map(Command::Variant),
+    },
+    Spec {
+        name: "mollett-book",
+        parse: |a| {
+            if a.is_empty() {
+                Ok(Command::Book(None))
+            } else {
+                crate::protocol::book_setting::parse_book_setting(&a.join(" "))
+                    .map(|s| Command::Book(Some(s)))
+            }
+        },
     },
 ];
 

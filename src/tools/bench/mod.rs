@@ -328,6 +328,7 @@ fn kind_text(kind: ScoreKind) -> String {
         } => format!("{empties}@{}%  ", selectivity.percent()),
         ScoreKind::Exact => "exact   ".to_string(),
         ScoreKind::WinLossDraw => "wld     ".to_string(),
+        ScoreKind::Book { .. } => "book    ".to_string(),
     }
 }
 

@@ -1,0 +1,261 @@
+//! `mollett book build`: grows a book from the start (or the positions of an
+//! openings list) along the best lines and the near-best deviations, searching
+//! every move of each new position at a level, as Edax's `deviate` does.
+//!
+//! The book grows in rounds. Each round negamaxes the book, walks it from the
+//! roots through every move within `--deviation` discs of its position's best,
+//! and collects the positions reached that are not in the book yet and lie no
+//! deeper than `--depth` plies; the shallowest of them (then in key order) are
+//! searched, in parallel, each alone with a cleared table (so the book is the
+//! same whatever the thread count), added, and the file is written whole. An
+//! interrupted build loses at most the round under way: run the same command
+//! again and it goes on from the file.
+
+use super::{BookFileArgs, load_or_new, save};
+use crate::board::{Board, Color};
+use crate::book::{Book, BookMove, EXACT_DEPTH, Key, Origin, best_of, clamp_score, key};
+use crate::rules::{Position, Variant, with_rules};
+use crate::search::{Level, RuleSearch, ScoreKind, SearchRequest, line_square, multipv};
+use crate::tools::learn::cli::{bar, command_line, pool};
+use crate::tt::TranspositionTable;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::collections::{HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Table size of each search thread: a book position is searched at a modest
+/// level, which fills a few MB at most.
+const BUILD_HASH_MB: usize = 16;
+
+/// New positions searched per round: enough to keep 16 threads busy, few enough
+/// that an interrupt loses little (a round is written whole). Fixed, not per
+/// thread, so that the same command grows the same book on any machine.
+const POSITIONS_PER_ROUND: usize = 64;
+
+/// `mollett book build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// The book to grow: made if missing, else continued (only a Mollett book
+    /// file is ever replaced, and only by itself grown).
+    #[command(flatten)]
+    pub file: BookFileArgs,
+    /// The level every new position's moves are searched at.
+    #[arg(long, default_value = "12")]
+    pub level: Level,
+    /// The deepest position kept, in plies from the start (60 − empties).
+    #[arg(long, default_value_t = 12)]
+    pub depth: u32,
+    /// Follow every move within this many discs of its position's best.
+    #[arg(long, default_value_t = 2.0)]
+    pub deviation: f64,
+    /// Stop when the book holds this many positions.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_positions: usize,
+    /// Grow from the positions of these lines (one transcript per line, as
+    /// `match --openings` reads) instead of from the start alone.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The rules of a new book: othello (default) or anti.
+    #[arg(long, default_value = "othello", value_parser = crate::tools::learn::cli::parse_rules)]
+    pub rules: Variant,
+    /// Search threads, each on its own positions (default: all logical CPUs).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// Runs `mollett book build`.
+pub fn run_build(args: BuildArgs) -> Result<()> {
+    let path = &args.file.book;
+    let mut book = load_or_new(path, args.rules)?;
+    let roots = roots(&args, book.rules())?;
+    let pool = pool(args.threads)?;
+    let threads = pool.current_num_threads();
+    let tables = (0..threads)
+        .map(|_| TranspositionTable::new(BUILD_HASH_MB).map(Mutex::new))
+        .collect::<Result<Vec<_>, _>>()?;
+    let note = command_line();
+    if !book.note.lines().any(|l| l == note) {
+        book.note = [book.note.as_str(), note.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    let deviation = (args.deviation.max(0.0) * 100.0).round() as i32;
+    let start = Instant::now();
+    let (before, mut searched) = (book.len(), 0usize);
+    let progress = bar(args.max_positions as u64, "positions");
+    loop {
+        book.negamax();
+        let room = args.max_positions.saturating_sub(book.len());
+        let mut new = frontier(&book, &roots, args.depth, deviation);
+        if new.is_empty() || room == 0 {
+            break;
+        }
+        new.truncate(room.min(POSITIONS_PER_ROUND));
+        let rules = book.rules();
+        let level = args.level;
+        let found: Vec<(Board, Vec<BookMove>)> = pool.install(|| {
+            new.par_iter()
+                .map(|k| {
+                    let i = rayon::current_thread_index().unwrap_or(0) % tables.len();
+                    let tt = tables[i].lock().unwrap_or_else(|e| e.into_inner());
+                    (k.board(), search_moves(&k.board(), rules, level, &tt))
+                })
+                .collect()
+        });
+        for (board, moves) in &found {
+            book.insert(board, moves);
+        }
+        searched += found.len();
+        save(path, &book)?;
+        match &progress {
+            Some(b) => b.set_position(book.len() as u64),
+            None => eprintln!("book: {} positions ({} searched)", book.len(), searched),
+        }
+    }
+    book.negamax();
+    save(path, &book)?;
+    if let Some(b) = progress {
+        b.finish_and_clear();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    say!(
+        "{}: {} positions ({} new) in {:.1} s, {:.1} s per thousand searched",
+        path.display(),
+        book.len(),
+        book.len() - before,
+        secs,
+        if searched > 0 {
+            secs * 1000.0 / searched as f64
+        } else {
+            0.0
+        }
+    );
+    Ok(())
+}
+
+/// The positions the book grows from: the start, or every position along
+/// each opening line (a position where the side to move must pass, after the
+/// pass).
+fn roots(args: &BuildArgs, rules: Variant) -> Result<Vec<Board>> {
+    let Some(path) = &args.openings else {
+        return Ok(vec![rules.start().board]);
+    };
+    let text =
+        crate::input::read_regular_file(path, crate::tools::learn::datagen::OPENINGS_FILE_LIMIT)
+            .with_context(|| format!("--openings {}", path.display()))?;
+    let games = crate::tools::arena::openings::parse_openings(&text, rules)
+        .with_context(|| format!("--openings {}", path.display()))?;
+    let mut out = Vec::new();
+    for g in games {
+        for p in g.positions() {
+            let p = if p.must_pass() {
+                p.play(crate::board::Move::Pass)?
+            } else {
+                p
+            };
+            if !p.is_game_over() {
+                out.push(p.board);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The positions to search next: those reached from the roots through moves
+/// within `deviation` centi-discs of their position's best, at most `depth`
+/// plies deep, not in the book yet; shallowest first, then in key order.
+pub fn frontier(book: &Book, roots: &[Board], depth: u32, deviation: i32) -> Vec<Key> {
+    let ply = |b: &Board| 60u32.saturating_sub(b.empties());
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    let mut out = Vec::new();
+    let mut reach = |b: &Board, queue: &mut VecDeque<Key>, out: &mut Vec<(u32, Key)>| {
+        let k = key::canonical(b).key;
+        if seen.insert(k) {
+            if book.moves_of(&k).is_some() {
+                queue.push_back(k);
+            } else {
+                out.push((ply(b), k));
+            }
+        }
+    };
+    for r in roots {
+        reach(r, &mut queue, &mut out);
+    }
+    while let Some(k) = queue.pop_front() {
+        let moves = book.moves_of(&k).unwrap_or_default();
+        let Some(best) = best_of(moves) else { continue };
+        let floor = i32::from(best.score) - deviation;
+        for m in moves.iter().filter(|m| i32::from(m.score) >= floor) {
+            if let Some(child) = book.child_board(&k.board(), m.square)
+                && ply(&child) <= depth
+            {
+                reach(&child, &mut queue, &mut out);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.into_iter().map(|(_, k)| k).collect()
+}
+
+/// Every legal move of `board` (side to move relative, which has a move)
+/// scored by a search at `level`, alone with a cleared table.
+pub fn search_moves(
+    board: &Board,
+    rules: Variant,
+    level: Level,
+    tt: &TranspositionTable,
+) -> Vec<BookMove> {
+    let pos = Position::new(*board, Color::Black).othello_like(rules);
+    with_rules!(rules, R => search_under::<R>(&pos, level, tt))
+}
+
+fn search_under<R: RuleSearch>(
+    pos: &Position,
+    level: Level,
+    tt: &TranspositionTable,
+) -> Vec<BookMove> {
+    let lines = pos.moves().count_ones() as usize;
+    if lines == 0 {
+        return Vec::new();
+    }
+    tt.clear();
+    let req = SearchRequest::<R> {
+        lines,
+        find_ties: false,
+        ..SearchRequest::new(pos.view::<R>(), level)
+    };
+    let stop = AtomicBool::new(false);
+    let Some(it) = multipv(&req, tt, &stop, &mut |_| {}) else {
+        return Vec::new();
+    };
+    let (depth, origin) = match it.kind {
+        ScoreKind::Midgame(d) => (d.min(u32::from(EXACT_DEPTH) - 1) as u8, Origin::Searched),
+        ScoreKind::SelectiveEnd { .. } | ScoreKind::WinLossDraw | ScoreKind::Book { .. } => {
+            (empties_depth(pos), Origin::Searched)
+        }
+        ScoreKind::Exact => (EXACT_DEPTH, Origin::Exact),
+    };
+    it.lines
+        .iter()
+        .filter_map(|l| {
+            Some(BookMove {
+                square: line_square(l)?,
+                score: clamp_score(l.score),
+                depth,
+                origin,
+                games: Default::default(),
+            })
+        })
+        .collect()
+}
+
+/// The depth written for a search to the end that is not exact: the empties.
+fn empties_depth(pos: &Position) -> u8 {
+    pos.board.empties().min(u32::from(EXACT_DEPTH) - 1) as u8
+}
