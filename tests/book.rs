@@ -310,3 +310,23 @@ fn learn_adds_a_games_moves_and_merge_adds_books() {
     let (ok, _, err) = mollett(&["book", "merge", s(&built), "--out", s(&merged)]);
     assert!(!ok && err.contains("exists"), "{err}");
 }
+
+#[test]
+fn analyze_marks_the_moves_of_the_book() {
+    let (ok, out, err) = mollett(&["analyze", "f5d6c3d3c4a1", "--level", "1", "--json"]);
+    // a1 is no move there: the game is refused, the others are read.
+    assert!(!ok, "{out}{err}");
+    let (ok, out, err) = mollett(&["analyze", "f5d6c3d3c4", "--level", "1", "--json"]);
+    assert!(ok, "{err}");
+    let books: Vec<bool> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["book"]
+                .as_bool()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(books, [true; 5], "the tiger is in the book: {out}");
+    let (ok, out, _) = mollett(&["analyze", "f5d6c3d3c4", "--level", "1", "--book", "off"]);
+    assert!(ok && !out.contains("book"), "{out}");
+}

@@ -36,6 +36,10 @@ pub struct AnalyzeArgs {
     /// reversi (a transcript starts with the four centre placements) or anti.
     #[arg(long, default_value = "othello")]
     pub variant: Variant,
+    /// The opening book whose moves are marked `book`: a `.mlb` file or `off`
+    /// (default: the embedded book).
+    #[arg(long, value_name = "FILE|off")]
+    pub book: Option<String>,
 }
 
 /// Analyses a game and prints a table or JSON lines; draws the SVG if asked.
@@ -62,7 +66,18 @@ pub fn run_analyze(args: AnalyzeArgs) -> Result<()> {
     if !args.json {
         say!("{}", TABLE_HEADER);
     }
+    let book = crate::tools::cli::engine_book(args.book.as_deref())?;
+    let positions = game.positions();
     let moves = analyze(&game, &opts, &mut |a| {
+        let a = &crate::tools::analyze::MoveAnalysis {
+            book: book.as_ref().is_some_and(|b| {
+                let hints = b.hints(&positions[a.ply - 1]).unwrap_or_default();
+                hints
+                    .iter()
+                    .any(|m| a.played == crate::board::Move::Play(m.square))
+            }),
+            ..a.clone()
+        };
         if args.json {
             say!("{}", a.to_json());
         } else {

@@ -67,6 +67,9 @@ pub struct MoveAnalysis {
     pub loss: f64,
     /// `""`, `"?"` (a mistake) or `"??"` (a blunder).
     pub mark: &'static str,
+    /// Whether the move played is a move of the opening book there (set by
+    /// the caller that has a book; `false` otherwise).
+    pub book: bool,
 }
 
 impl MoveAnalysis {
@@ -97,6 +100,7 @@ impl MoveAnalysis {
             "loss": self.loss,
             "mistake": self.is_mistake(),
             "mark": self.mark,
+            "book": self.book,
         })
     }
 }
@@ -203,6 +207,7 @@ pub fn analyze(
             exact: best_exact && played_exact,
             loss,
             mark,
+            book: false,
         };
         on_move(&a);
         out.push(a);
@@ -213,11 +218,13 @@ pub fn analyze(
 /// The header of [`format_line`]'s table.
 pub const TABLE_HEADER: &str = " ply side  empties played    eval best      eval    loss";
 
-/// One move as a table line; exact evaluations carry `=`.
+/// One move as a table line; exact evaluations carry `=`, a book move `book`
+/// after the mark.
 pub fn format_line(a: &MoveAnalysis) -> String {
     let kind = if a.exact { "=" } else { " " };
+    let book = if a.book { "book" } else { "" };
     format!(
-        "{:>4} {:<5} {:>7} {:<6} {:>+7.2}{kind} {:<6} {:>+7.2}{kind} {:>6.2} {}",
+        "{:>4} {:<5} {:>7} {:<6} {:>+7.2}{kind} {:<6} {:>+7.2}{kind} {:>6.2} {:<2} {book}",
         a.ply, a.side, a.empties, a.played, a.played_eval, a.best, a.best_eval, a.loss, a.mark
     )
     .trim_end()
