@@ -3,26 +3,8 @@
 
 mod common;
 
-use common::{Engine, Scratch, gtp_response, run_script};
+use common::{Engine, Scratch, gtp_response, mollett, run_script, s};
 use std::path::Path;
-use std::process::Command;
-
-/// `mollett ARGS`: success, stdout, stderr.
-fn mollett(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// A small book: level 2, 10 plies, 2 discs of deviation, at most 120 positions.
 fn build(path: &Path, threads: &str) -> (bool, String, String) {
@@ -92,7 +74,7 @@ fn bad_book_files_are_refused_naming_the_file_and_nothing_is_replaced() {
     std::fs::write(&notes, "my notes\n").unwrap();
     let (ok, _, err) = mollett(&["--book", s(&notes), "--protocol", "console"]);
     assert!(
-        !ok && err.contains("notes.txt") && err.contains("not a Mollett book"),
+        !ok && err.contains("notes.txt") && err.contains("neither a Mollett book"),
         "{err}"
     );
     let (ok, _, err) = build(&notes, "1");

@@ -83,14 +83,14 @@ pub fn looks_like_book(head: &[u8]) -> bool {
     head.starts_with(MAGIC)
 }
 
-/// A cursor over the file's bytes that reports a short file.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// A cursor over a file's bytes that reports a short file.
+pub(super) struct Reader<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], BookError> {
+    pub(super) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], BookError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let Some(end) = end else {
             return Err(BookError(format!("the file ends inside {what}")));
@@ -100,16 +100,16 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
-    fn u8(&mut self, what: &str) -> Result<u8, BookError> {
+    pub(super) fn u8(&mut self, what: &str) -> Result<u8, BookError> {
         Ok(self.take(1, what)?[0])
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, BookError> {
+    pub(super) fn u32(&mut self, what: &str) -> Result<u32, BookError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")))
     }
 
-    fn u64(&mut self, what: &str) -> Result<u64, BookError> {
+    pub(super) fn u64(&mut self, what: &str) -> Result<u64, BookError> {
         let b = self.take(8, what)?;
         Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }

@@ -13,12 +13,14 @@
 //!   offered); [`Book::choose`] picks one within a margin of the best,
 //!   seeded.
 //! - [`file`] reads and writes the `.mlb` file (versioned, checksummed); the
-//!   engine ships one, embedded ([`EMBEDDED`]).
+//!   engine ships one, embedded ([`EMBEDDED`]). [`edax`] reads and writes
+//!   Edax's `book.dat`.
 //!
 //! Books are for Othello and Anti-Reversi, whose positions are the discs and
 //! the side to move; historical Reversi (discs counted out, free centre
 //! placements) has none.
 
+pub mod edax;
 pub mod file;
 pub mod key;
 
@@ -365,6 +367,20 @@ impl Book {
                 moves.sort_by_key(|m| m.square.index());
             }
         }
+    }
+}
+
+/// Reads a book file of either format: Mollett's `.mlb` or Edax's `book.dat`
+/// (told apart by their first bytes).
+pub fn read(bytes: &[u8]) -> Result<Book, BookError> {
+    if edax::looks_like_edax(bytes) {
+        edax::parse(bytes)
+    } else if file::looks_like_book(bytes) {
+        file::parse(bytes)
+    } else {
+        Err(BookError(
+            "neither a Mollett book (MOLLBOOK header) nor an Edax book (EDAX BOOK header)".into(),
+        ))
     }
 }
 

@@ -206,7 +206,7 @@ impl Command {
 }
 
 /// A number of discs, 0 to 64.
-fn parse_discs(s: &str) -> Result<f64, String> {
+pub fn parse_discs(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(d) if (0.0..=64.0).contains(&d) => Ok(d),
         _ => Err(format!("'{s}' is not a number of discs (0..64)")),

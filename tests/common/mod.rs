@@ -318,3 +318,21 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// `mollett ARGS` run to its end: success, stdout, stderr.
+pub fn mollett(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A path as the `&str` a command line takes.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().expect("test paths are UTF-8")
+}

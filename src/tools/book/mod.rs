@@ -7,14 +7,18 @@
 //! - `merge`: several books into a new one.
 //! - `show`: a position's book moves, best first, as hints.
 //! - `stats`: how big and how deep a book is.
+//! - `import`, `export` ([`exchange`]): Edax's `book.dat` read and written.
+//! - `lines` ([`lines`]): random lines along the book's moves.
 //!
 //! Every tool names the file in its errors; a book file is replaced only
 //! whole (a temporary file renamed over it) and only by a book.
 
 pub mod build;
+pub mod exchange;
 pub mod learn;
+pub mod lines;
 
-use crate::book::{Book, BookMove, Origin, best_of, file};
+use crate::book::{Book, BookMove, Origin, file};
 use crate::rules::Variant;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -51,6 +55,13 @@ pub enum BookCommand {
     /// Print a book's size, its positions by ply, its moves by origin and how
     /// far its main line goes.
     Stats(StatsArgs),
+    /// Read an Edax book (`book.dat`) into a new Mollett book (`.mlb`).
+    Import(exchange::ImportArgs),
+    /// Write a Mollett book as an Edax book (`book.dat`) that Edax 4.x loads.
+    Export(exchange::ExportArgs),
+    /// Print random lines along a book's moves (seeded), one transcript a
+    /// line: openings to start games from, or positions to check a book at.
+    Lines(lines::LinesArgs),
 }
 
 /// The book a subcommand works on.
@@ -98,6 +109,9 @@ pub fn run_book(args: BookArgs) -> Result<()> {
         BookCommand::Merge(a) => run_merge(a),
         BookCommand::Show(a) => run_show(a),
         BookCommand::Stats(a) => run_stats(a),
+        BookCommand::Import(a) => exchange::run_import(a),
+        BookCommand::Export(a) => exchange::run_export(a),
+        BookCommand::Lines(a) => lines::run_lines(a),
     }
 }
 
@@ -105,11 +119,11 @@ pub fn run_book(args: BookArgs) -> Result<()> {
 pub fn load(path: &Path) -> Result<Book> {
     let bytes = crate::input::read_regular_file_bytes(path, BOOK_FILE_LIMIT)
         .with_context(|| format!("book {}", path.display()))?;
-    file::parse(&bytes).with_context(|| format!("book {}", path.display()))
+    crate::book::read(&bytes).with_context(|| format!("book {}", path.display()))
 }
 
 /// The book given, or the embedded one.
-fn load_given(path: Option<&Path>) -> Result<Book> {
+pub fn load_given(path: Option<&Path>) -> Result<Book> {
     match path {
         Some(p) => load(p),
         None => Ok(file::parse(crate::book::EMBEDDED)?),
@@ -121,7 +135,16 @@ pub fn load_or_new(path: &Path, rules: Variant) -> Result<Book> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(Book::new(rules)?);
     }
-    let book = load(path)?;
+    let bytes = crate::input::read_regular_file_bytes(path, BOOK_FILE_LIMIT)
+        .with_context(|| format!("book {}", path.display()))?;
+    if crate::book::edax::looks_like_edax(&bytes) {
+        bail!(
+            "book {}: an Edax book, which is only read; grow a Mollett book made from it \
+             (mollett book import {0} --out FILE.mlb)",
+            path.display()
+        );
+    }
+    let book = crate::book::read(&bytes).with_context(|| format!("book {}", path.display()))?;
     if book.rules() != rules {
         bail!(
             "book {}: a book of {}, not {} (--rules)",
@@ -153,13 +176,18 @@ fn run_merge(args: MergeArgs) -> Result<()> {
         crate::tools::learn::cli::command_line()
     );
     merged.negamax();
-    let (new, mut f) = crate::input::NewFile::create(&args.out)
-        .with_context(|| format!("--out {}", args.out.display()))?;
-    std::io::Write::write_all(&mut f, &file::write(&merged))?;
-    new.finish(f)
-        .with_context(|| format!("--out {}", args.out.display()))?;
+    write_new(&args.out, &file::write(&merged))?;
     say!("{}: {} positions", args.out.display(), merged.len());
     Ok(())
+}
+
+/// Writes `bytes` as the new file `out` (never replacing one), whole.
+pub fn write_new(out: &Path, bytes: &[u8]) -> Result<()> {
+    let (new, mut f) =
+        crate::input::NewFile::create(out).with_context(|| format!("--out {}", out.display()))?;
+    std::io::Write::write_all(&mut f, bytes)
+        .and_then(|()| new.finish(f))
+        .with_context(|| format!("--out {}", out.display()))
 }
 
 /// A book move as `show` prints it.
@@ -219,12 +247,13 @@ fn run_stats(args: StatsArgs) -> Result<()> {
         origins[1],
         origins[2]
     );
-    say!("file bytes {}", file::write(&book).len());
-    say!(
-        "main line  {} plies: {}",
-        main_line(&book).len(),
-        main_line(&book).join("")
-    );
+    let bytes = match &args.book {
+        Some(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        None => crate::book::EMBEDDED.len() as u64,
+    };
+    say!("file bytes {bytes}");
+    let line = main_line(&book);
+    say!("main line  {} plies: {}", line.len(), line.join(""));
     let plies: Vec<String> = by_ply.iter().map(|(p, n)| format!("{p}:{n}")).collect();
     say!("by ply     {}", plies.join(" "));
     for line in book.note.lines() {
@@ -235,25 +264,13 @@ fn run_stats(args: StatsArgs) -> Result<()> {
 
 /// The book's best line from the start, as far as the book goes.
 pub fn main_line(book: &Book) -> Vec<String> {
-    let mut pos = book.rules().start();
-    let mut out = Vec::new();
-    while let Some(hints) = book.hints(&pos) {
-        let Some(best) = best_of(&hints) else { break };
-        out.push(best.square.to_string());
-        let Ok(next) = pos.play(crate::board::Move::Play(best.square)) else {
-            break;
-        };
-        pos = if next.must_pass() {
-            match next.play(crate::board::Move::Pass) {
-                Ok(p) => p,
-                Err(_) => break,
-            }
-        } else {
-            next
-        };
-        if !book.contains(&pos.board) || out.len() > 60 {
-            break;
-        }
+    let start = book.rules().start();
+    match book.hints(&start) {
+        Some(hints) => book
+            .line(&start, hints[0].square)
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        None => Vec::new(),
     }
-    out
 }
