@@ -512,3 +512,40 @@ fn an_entrant_that_does_not_know_the_variant_stops_the_match_before_it_starts() 
         "{err}"
     );
 }
+
+#[test]
+fn a_game_placeholder_gives_each_game_its_own_book_draw() {
+    let dir = scratch("game-seed");
+    // From the start, where the book's four first moves are equal: with the
+    // same seed every game would open alike; `{game}` seeds each game anew.
+    let drawn = format!("{} --seed {{game}} --book-randomness 3", mollett("a", 1));
+    let plain = format!("{} --book off", mollett("b", 1));
+    let args = [
+        "--engine",
+        drawn.as_str(),
+        "--engine",
+        plain.as_str(),
+        "--random-openings",
+        "1",
+        "--opening-plies",
+        "0",
+        "--games",
+        "12",
+    ];
+    let (_, games) = run_match(&dir, &args);
+    let mut firsts: Vec<String> = games
+        .iter()
+        .filter(|g| g.pb.as_deref() == Some("a"))
+        .map(|g| g.moves[0].mv.to_string())
+        .collect();
+    assert_eq!(firsts.len(), 6);
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert!(
+        firsts.len() >= 2,
+        "one opening move in every game: {firsts:?}"
+    );
+    // The same match again draws the same moves.
+    let (_, again) = run_match(&dir, &args);
+    assert_eq!(moves(&again), moves(&games));
+}

@@ -312,3 +312,67 @@ fn analyze_marks_the_moves_of_the_book() {
     let (ok, out, _) = mollett(&["analyze", "f5d6c3d3c4", "--level", "1", "--book", "off"]);
     assert!(ok && !out.contains("book"), "{out}");
 }
+
+#[test]
+fn shards_share_the_trunk_split_the_subtrees_and_merge() {
+    let dir = Scratch::new("book-shards");
+    let shard = |i: &str| {
+        let path = dir.join(format!("shard-{i}.mlb"));
+        let (ok, out, err) = mollett(&[
+            "book",
+            "build",
+            s(&path),
+            "--level",
+            "1",
+            "--depth",
+            "6",
+            "--deviation",
+            "4",
+            "--threads",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+            "--trunk-depth",
+            "3",
+        ]);
+        assert!(ok, "{err}");
+        (path, out)
+    };
+    let ((one, _), (two, _)) = (shard("1"), shard("2"));
+    let plies = |p: &Path| {
+        let book = mollett::book::file::parse(&std::fs::read(p).unwrap()).unwrap();
+        let mut by_ply: Vec<Vec<String>> = vec![Vec::new(); 61];
+        for (k, _) in book.iter() {
+            by_ply[60 - k.board().empties() as usize].push(format!("{k:?}"));
+        }
+        by_ply.iter_mut().for_each(|v| v.sort_unstable());
+        by_ply
+    };
+    let (a, b) = (plies(&one), plies(&two));
+    for ply in 0..=3 {
+        assert_eq!(a[ply], b[ply], "the same trunk at ply {ply}");
+    }
+    assert!(
+        !a[4].is_empty() && !b[4].is_empty(),
+        "each shard has subtrees"
+    );
+    assert!(
+        a[4].iter().all(|k| !b[4].contains(k)),
+        "the subtrees' roots are split"
+    );
+    assert!(
+        !a[6].is_empty() && !b[6].is_empty(),
+        "the subtrees grow to --depth"
+    );
+    // Run again: nothing left to do.
+    let (_, out) = shard("1");
+    assert!(out.contains("(0 new)"), "{out}");
+    let merged = dir.join("all.mlb");
+    let (ok, out, err) = mollett(&["book", "merge", s(&one), s(&two), "--out", s(&merged)]);
+    assert!(ok, "{err}");
+    let c = plies(&merged);
+    assert_eq!(c[4].len(), a[4].len() + b[4].len(), "{out}");
+    // A shard must be I/N with 1 <= I <= N.
+    let (ok, _, err) = mollett(&["book", "build", s(&dir.join("x.mlb")), "--shard", "3/2"]);
+    assert!(!ok && err.contains("shard"), "{err}");
+}

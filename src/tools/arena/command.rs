@@ -19,7 +19,8 @@ use std::io::Write;
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
     /// An entrant, `NAME=COMMAND` (repeatable; two or more). COMMAND is a whole
-    /// command line, split into words as a shell would.
+    /// command line, split into words as a shell would; `{game}` in it becomes
+    /// the game's number in the match (from 1), e.g. for a seed per game.
     #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
     pub engines: Vec<String>,
     /// The protocol every entrant speaks: gtp or nboard (`--protocol` too, as

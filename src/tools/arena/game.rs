@@ -60,6 +60,8 @@ pub struct GameSetup<'a> {
     pub proto: Proto,
     /// How long to wait for an answer when no clock bounds the move.
     pub hang_timeout: Seconds,
+    /// The game's number in the match, from 1 (for the entrants' `{game}`).
+    pub number: usize,
 }
 
 /// Who defaulted and why.
@@ -114,6 +116,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         lb.clock.map(|c| c.main.get()),
         lw.clock.map(|c| c.main.get()),
     ];
+    let specs = setup.players.map(|p| p.for_game(setup.number));
     let mut clients: [Option<Box<dyn Client>>; 2] = [None, None];
     let mut forfeit = None;
     for side in [Color::Black, Color::White] {
@@ -121,7 +124,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         let t0 = Instant::now();
         let deadline = t0 + setup.hang_timeout.duration();
         let entrant = Entrant {
-            spec: setup.players[i],
+            spec: &specs[i],
             proto: setup.proto,
             limits: setup.limits[i],
             variant: setup.opening.variant(),

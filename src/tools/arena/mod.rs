@@ -205,8 +205,10 @@ impl MatchConfig {
     pub fn check_entrants(&self) -> Result<(), SpecError> {
         for (spec, limits) in self.entrants.iter().zip(&self.limits) {
             let deadline = std::time::Instant::now() + self.hang_timeout.duration();
+            // Started as for the first game: a `{game}` is a number there.
+            let first = spec.for_game(1);
             let entrant = client::Entrant {
-                spec,
+                spec: &first,
                 proto: self.proto,
                 limits,
                 variant: self.variant,
@@ -289,6 +291,7 @@ impl MatchConfig {
             limits: [&self.limits[b], &self.limits[w]],
             proto: self.proto,
             hang_timeout: self.hang_timeout,
+            number: g.index + 1,
         });
         outcome.record.extra.insert(
             0,

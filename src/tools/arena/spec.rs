@@ -51,6 +51,25 @@ pub struct EntrantSpec {
     pub command: Vec<String>,
 }
 
+/// The placeholder an entrant's command may hold for the game's number in the
+/// match (from 1, as the games file's tag): a per-game seed, for instance.
+pub const GAME_PLACEHOLDER: &str = "{game}";
+
+impl EntrantSpec {
+    /// The command for game `number` (from 1): every [`GAME_PLACEHOLDER`] in
+    /// its words replaced by the number.
+    pub fn for_game(&self, number: usize) -> EntrantSpec {
+        EntrantSpec {
+            name: self.name.clone(),
+            command: self
+                .command
+                .iter()
+                .map(|w| w.replace(GAME_PLACEHOLDER, &number.to_string()))
+                .collect(),
+        }
+    }
+}
+
 impl FromStr for EntrantSpec {
     type Err = SpecError;
 
@@ -245,6 +264,22 @@ impl LimitFlags {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_placeholder_becomes_the_games_number() {
+        let spec: EntrantSpec = "m=mollett --seed {game} --note=g{game}x --level 2"
+            .parse()
+            .unwrap();
+        let g7 = spec.for_game(7);
+        assert_eq!(g7.name, "m");
+        assert_eq!(
+            g7.command,
+            ["mollett", "--seed", "7", "--note=g7x", "--level", "2"]
+        );
+        assert_eq!(spec.for_game(12).command[2], "12");
+        let plain: EntrantSpec = "n=ntest x a1".parse().unwrap();
+        assert_eq!(plain.for_game(3), plain);
+    }
 
     #[test]
     fn entrants_and_command_words() {

@@ -11,6 +11,7 @@
 //! interrupted build loses at most the round under way: run the same command
 //! again and it goes on from the file.
 
+use super::shard::{self, Shard};
 use super::{BookFileArgs, load_or_new, save};
 use crate::board::{Board, Color};
 use crate::book::{Book, BookMove, EXACT_DEPTH, Key, Origin, best_of, clamp_score, key};
@@ -64,6 +65,14 @@ pub struct BuildArgs {
     /// Search threads, each on its own positions (default: all logical CPUs).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// Build only shard I of N (from 1): the shared trunk and this shard's
+    /// subtrees below it; `mollett book merge` joins the shards' files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// With --shard: the trunk's depth in plies, which every shard grows
+    /// alike before splitting the subtrees below it.
+    #[arg(long, default_value_t = 6, requires = "shard")]
+    pub trunk_depth: u32,
 }
 
 /// Runs `mollett book build`.
@@ -84,42 +93,48 @@ pub fn run_build(args: BuildArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join("\n");
     }
-    let deviation = (args.deviation.max(0.0) * 100.0).round() as i32;
+    let grower = Grower {
+        args: &args,
+        pool: &pool,
+        tables: &tables,
+        deviation: (args.deviation.max(0.0) * 100.0).round() as i32,
+        progress: bar(args.max_positions as u64, "positions"),
+    };
     let start = Instant::now();
-    let (before, mut searched) = (book.len(), 0usize);
-    let progress = bar(args.max_positions as u64, "positions");
-    loop {
-        book.negamax();
-        let room = args.max_positions.saturating_sub(book.len());
-        let mut new = frontier(&book, &roots, args.depth, deviation);
-        if new.is_empty() || room == 0 {
-            break;
+    let before = book.len();
+    let searched = match args.shard {
+        None => grower.grow(&mut book, &roots, args.depth)?,
+        Some(shard) => {
+            let trunk_depth = args.trunk_depth.min(args.depth);
+            let ply = |b: &Board| 60u32.saturating_sub(b.empties());
+            let (shallow, deep): (Vec<Board>, Vec<Board>) =
+                roots.iter().partition(|b| ply(b) <= trunk_depth);
+            let mut searched = grower.grow(&mut book, &shallow, trunk_depth)?;
+            let mut trunk = shard::trunk(&book, trunk_depth);
+            trunk.negamax();
+            let below = frontier(&trunk, &shallow, trunk_depth + 1, grower.deviation);
+            let mine: Vec<Board> = below
+                .iter()
+                .map(|k| k.board())
+                .chain(deep)
+                .filter(|b| shard.owns(b))
+                .collect();
+            if grower.progress.is_none() {
+                eprintln!(
+                    "book: shard {shard}: {} positions in the trunk (to ply {trunk_depth}), \
+                     {} of the {} subtrees below it",
+                    trunk.len(),
+                    mine.len(),
+                    below.len()
+                );
+            }
+            searched += grower.grow(&mut book, &mine, args.depth)?;
+            searched
         }
-        new.truncate(room.min(POSITIONS_PER_ROUND));
-        let rules = book.rules();
-        let level = args.level;
-        let found: Vec<(Board, Vec<BookMove>)> = pool.install(|| {
-            new.par_iter()
-                .map(|k| {
-                    let i = rayon::current_thread_index().unwrap_or(0) % tables.len();
-                    let tt = tables[i].lock().unwrap_or_else(|e| e.into_inner());
-                    (k.board(), search_moves(&k.board(), rules, level, &tt))
-                })
-                .collect()
-        });
-        for (board, moves) in &found {
-            book.insert(board, moves);
-        }
-        searched += found.len();
-        save(path, &book)?;
-        match &progress {
-            Some(b) => b.set_position(book.len() as u64),
-            None => eprintln!("book: {} positions ({} searched)", book.len(), searched),
-        }
-    }
+    };
     book.negamax();
     save(path, &book)?;
-    if let Some(b) = progress {
+    if let Some(b) = &grower.progress {
         b.finish_and_clear();
     }
     let secs = start.elapsed().as_secs_f64();
@@ -136,6 +151,57 @@ pub fn run_build(args: BuildArgs) -> Result<()> {
         }
     );
     Ok(())
+}
+
+/// What each round of a build needs.
+struct Grower<'a> {
+    args: &'a BuildArgs,
+    pool: &'a rayon::ThreadPool,
+    /// One table per search thread.
+    tables: &'a [Mutex<TranspositionTable>],
+    /// `--deviation` in centi-discs.
+    deviation: i32,
+    progress: Option<indicatif::ProgressBar>,
+}
+
+impl Grower<'_> {
+    /// Grows `book` from `roots` to `depth` plies in rounds, each written
+    /// whole to the file, until `--max-positions` or nothing is left; returns
+    /// how many positions it searched.
+    fn grow(&self, book: &mut Book, roots: &[Board], depth: u32) -> Result<usize> {
+        let args = self.args;
+        let mut searched = 0usize;
+        loop {
+            book.negamax();
+            let room = args.max_positions.saturating_sub(book.len());
+            let mut new = frontier(book, roots, depth, self.deviation);
+            if new.is_empty() || room == 0 {
+                return Ok(searched);
+            }
+            new.truncate(room.min(POSITIONS_PER_ROUND));
+            let rules = book.rules();
+            let level = args.level;
+            let tables = self.tables;
+            let found: Vec<(Board, Vec<BookMove>)> = self.pool.install(|| {
+                new.par_iter()
+                    .map(|k| {
+                        let i = rayon::current_thread_index().unwrap_or(0) % tables.len();
+                        let tt = tables[i].lock().unwrap_or_else(|e| e.into_inner());
+                        (k.board(), search_moves(&k.board(), rules, level, &tt))
+                    })
+                    .collect()
+            });
+            for (board, moves) in &found {
+                book.insert(board, moves);
+            }
+            searched += found.len();
+            save(&args.file.book, book)?;
+            match &self.progress {
+                Some(b) => b.set_position(book.len() as u64),
+                None => eprintln!("book: {} positions ({} searched)", book.len(), searched),
+            }
+        }
+    }
 }
 
 /// The positions the book grows from: the start, or every position along

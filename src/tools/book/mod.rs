@@ -2,7 +2,8 @@
 //! files of [`crate::book`]).
 //!
 //! - `build` ([`build`]): from the start or an openings list, along the best
-//!   lines and the near-best deviations, searching each new position's moves.
+//!   lines and the near-best deviations, searching each new position's moves;
+//!   in shards for many machines ([`shard`]).
 //! - `learn` ([`learn`]): the games of a GGF file added to a book.
 //! - `merge`: several books into a new one.
 //! - `show`: a position's book moves, best first, as hints.
@@ -17,6 +18,7 @@ pub mod build;
 pub mod exchange;
 pub mod learn;
 pub mod lines;
+pub mod shard;
 
 use crate::book::{Book, BookMove, Origin, file};
 use crate::rules::Variant;
