@@ -549,3 +549,60 @@ fn a_game_placeholder_gives_each_game_its_own_book_draw() {
     let (_, again) = run_match(&dir, &args);
     assert_eq!(moves(&again), moves(&games));
 }
+
+#[test]
+fn an_sprt_stops_a_decided_match_and_json_reports_it() {
+    let dir = scratch("sprt");
+    let file = dir.join("games.ggf");
+    let strong = format!("{} --book off", mollett("strong", 3));
+    let weak = format!("{} --book off", mollett("weak", 1));
+    let run = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["match", "--engine", &strong, "--engine", &weak])
+            .args([
+                "--random-openings",
+                "100",
+                "--games",
+                "200",
+                "--concurrency",
+                "1",
+            ])
+            .args(["--sprt", "elo0=0,elo1=100", "--json", "--games-file"])
+            .arg(&file)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (report, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (report, log) = run(&[]);
+    assert_eq!(report["end"], "decided", "{report}");
+    assert_eq!(report["sprt"]["verdict"], "H1", "{report}");
+    let games = report["games"].as_u64().unwrap();
+    assert!(games < 60, "decided early: {report}");
+    assert!(report["sprt"]["llr"].as_f64().unwrap() >= 2.94);
+    assert_eq!(report["pairs"][0]["games"].as_u64(), Some(games));
+    assert!(log.contains("LLR") && log.contains("ETA"), "{log}");
+    assert!(log.contains(&format!("decided the match after {games} of 200")));
+    let saved = parse_ggf_records(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved.len() as u64, games, "every finished game is saved");
+    // Resumed, the match is decided already: nothing more is played.
+    let (again, _) = run(&["--resume"]);
+    assert_eq!(again["games"].as_u64(), Some(games), "{again}");
+    // A test needs exactly two entrants.
+    let third = mollett("third", 1);
+    let out = Command::new(BIN)
+        .args([
+            "match", "--engine", &strong, "--engine", &weak, "--engine", &third,
+        ])
+        .args(["--sprt", "elo0=0,elo1=5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two entrants"));
+}

@@ -4,12 +4,14 @@ use crate::input::{MAX_TEXT, read_text};
 use crate::rules::Variant;
 use crate::rules::game::Game;
 use crate::tools::arena::games_file::{Existing, GamesFile, resumed_games};
+use crate::tools::arena::json::json_report;
 use crate::tools::arena::openings::{parse_openings, random_openings};
 use crate::tools::arena::progress::Progress;
 use crate::tools::arena::report::{
     format_forfeits, format_pair, format_standings, pair_summary, standings,
 };
 use crate::tools::arena::spec::{EntrantSpec, LimitFlags};
+use crate::tools::arena::sprt::Sprt;
 use crate::tools::arena::{GameResult, MatchConfig, RunEnd, schedule, signals};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
@@ -85,6 +87,14 @@ pub struct MatchArgs {
     /// always written when stderr is not a terminal).
     #[arg(long)]
     pub verbose: bool,
+    /// Stop when a sequential probability ratio test decides the match (two
+    /// entrants): `elo0=0,elo1=5[,alpha=0.05,beta=0.05]`, the first entrant's
+    /// Elo advantage under H0 and H1; `--games` is then the most to play.
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    pub sprt: Option<Sprt>,
+    /// The report as one JSON object on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Random openings when neither `--games` nor `--random-openings` says: 10, so
@@ -116,6 +126,12 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     if args.hang_timeout.is_zero() {
         bail!("--hang-timeout must be a positive number of seconds");
     }
+    if args.sprt.is_some() && entrants.len() != 2 {
+        bail!(
+            "--sprt tests a match of two entrants, not {}",
+            entrants.len()
+        );
+    }
     let config = MatchConfig {
         entrants,
         limits,
@@ -133,25 +149,56 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let done: HashSet<usize> = results.iter().map(|r| r.game.index).collect();
     let mut progress = Progress::new(total, &names, args.verbose);
     results.iter().for_each(|r| progress.resumed(r));
+    // The test's verdict on the games so far (the first pairing's), if any.
+    let decided = |results: &[GameResult]| {
+        args.sprt.and_then(|t| {
+            let wdl = pair_summary(results, 0, 1).wdl;
+            t.verdict(t.llr(&wdl)).map(|_| t.describe(&wdl))
+        })
+    };
     let mut write_error = None;
-    let end = config.run(&done, &interrupts, &mut |r| {
-        // Saved first: a signal or a kill right after loses nothing.
-        if let Some(f) = games_file.as_mut()
-            && write_error.is_none()
-            && let Err(e) = f.append(&r.outcome.record)
-        {
-            eprintln!(
-                "mollett: game {}: {e}; later games are not saved",
-                r.game.index + 1
-            );
-            write_error = Some(e);
-        }
-        progress.game(r);
-        results.push(r.clone());
-    })?;
+    let already = decided(&results);
+    let end = if already.is_some() {
+        RunEnd::Decided
+    } else {
+        config.run(&done, &interrupts, &mut |r| {
+            // Saved first: a signal or a kill right after loses nothing.
+            if let Some(f) = games_file.as_mut()
+                && write_error.is_none()
+                && let Err(e) = f.append(&r.outcome.record)
+            {
+                eprintln!(
+                    "mollett: game {}: {e}; later games are not saved",
+                    r.game.index + 1
+                );
+                write_error = Some(e);
+            }
+            results.push(r.clone());
+            let test = args
+                .sprt
+                .map(|t| t.describe(&pair_summary(&results, 0, 1).wdl));
+            progress.game(r, test.as_deref());
+            decided(&results).is_none()
+        })?
+    };
     progress.finish();
     results.sort_by_key(|r| r.game.index);
-    print_report(&results, &names, games);
+    let sprt = args.sprt.map(|t| (t, pair_summary(&results, 0, 1).wdl));
+    if args.json {
+        let report = json_report(&results, &names, games, sprt.as_ref(), end);
+        println!("{report}");
+    } else {
+        print_report(&results, &names, games);
+        if let Some((t, wdl)) = &sprt {
+            println!("{}", t.describe(wdl));
+        }
+    }
+    if end == RunEnd::Decided {
+        eprintln!(
+            "mollett: the test decided the match after {} of {total} games",
+            results.len()
+        );
+    }
     if let RunEnd::Interrupted(sig) = end {
         let _ = std::io::stdout().flush();
         eprintln!(

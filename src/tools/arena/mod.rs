@@ -5,7 +5,9 @@
 //! - [`process`] and [`client`]: an entrant's process and its GTP or NBoard side.
 //! - [`game`]: one game, with the clocks kept and forfeits adjudicated.
 //! - [`stats`]: Elo with its interval, pentanomial counts, Brightwell Quotient.
-//! - [`report`]: the summaries and the standings table.
+//! - [`sprt`]: the sequential probability ratio test that stops a match.
+//! - [`report`]: the summaries and the standings table; [`json`] the same
+//!   as JSON.
 //! - [`games_file`]: the games file, appended game by game under a lock, and
 //!   read back for `--resume`.
 //! - [`signals`]: SIGINT and SIGTERM as messages, for the report so far.
@@ -22,12 +24,14 @@ pub mod client;
 pub mod command;
 pub mod game;
 pub mod games_file;
+pub mod json;
 pub mod openings;
 pub mod process;
 pub mod progress;
 pub mod report;
 pub mod signals;
 pub mod spec;
+pub mod sprt;
 pub mod stats;
 
 use crate::rules::Variant;
@@ -225,14 +229,16 @@ impl MatchConfig {
 
     /// Plays the games of the schedule not in `done`, `concurrency` at once,
     /// calling `on_game` (on this thread) as each game ends, in the order they
-    /// end. Returns when every game is played, or at once with the signal's
-    /// number when one arrives on `interrupts` (games still being played are
-    /// then left to their threads, whose results are never reported).
+    /// end; `on_game` returns whether to go on. Returns when every game is
+    /// played, when `on_game` says to stop (no game is started after that), or
+    /// at once with the signal's number when one arrives on `interrupts`
+    /// (games still being played are then left to their threads, whose
+    /// results are never reported).
     pub fn run(
         &self,
         done: &HashSet<usize>,
         interrupts: &Receiver<i32>,
-        on_game: &mut dyn FnMut(&GameResult),
+        on_game: &mut dyn FnMut(&GameResult) -> bool,
     ) -> Result<RunEnd, SpecError> {
         self.validate()?;
         let games: Vec<Scheduled> = schedule(
@@ -270,7 +276,13 @@ impl MatchConfig {
         loop {
             crossbeam_channel::select! {
                 recv(rx) -> r => match r {
-                    Ok(r) => on_game(&r),
+                    Ok(r) => {
+                        if !on_game(&r) {
+                            // No thread takes another game.
+                            next.store(games.len(), Ordering::Relaxed);
+                            return Ok(RunEnd::Decided);
+                        }
+                    }
                     Err(_) => return Ok(RunEnd::Finished),
                 },
                 recv(interrupts) -> sig => {
@@ -311,6 +323,9 @@ pub enum RunEnd {
     Finished,
     /// A signal (its number) interrupted the match.
     Interrupted(i32),
+    /// The games so far decided the match (`--sprt`); games under way were
+    /// left unfinished.
+    Decided,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use super::GameResult;
 use crate::rules::Variant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 /// The bar and the running points per entrant.
 pub struct Progress {
@@ -15,6 +16,9 @@ pub struct Progress {
     points: Vec<f64>,
     total: usize,
     done: usize,
+    /// Games finished in this run (not resumed), and when it began: the ETA.
+    played: usize,
+    began: Instant,
 }
 
 impl Progress {
@@ -27,8 +31,10 @@ impl Progress {
             let bar =
                 ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
-                    .expect("a valid template"),
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
+                )
+                .expect("a valid template"),
             );
             bar
         });
@@ -39,6 +45,8 @@ impl Progress {
             points: vec![0.0; names.len()],
             total,
             done: 0,
+            played: 0,
+            began: Instant::now(),
         }
     }
 
@@ -71,8 +79,23 @@ impl Progress {
         score.join(", ")
     }
 
-    /// One finished game: `game 7 (3/20 done): a (black) 36-28 b (white); a 2, b 1`.
-    fn line(&self, r: &GameResult) -> String {
+    /// The time left at this run's pace so far, `ETA 1h02m` (nothing before a
+    /// game of this run has ended).
+    fn eta(&self) -> Option<String> {
+        if self.played == 0 {
+            return None;
+        }
+        let left = self.total.saturating_sub(self.done) as f64;
+        let per_game = self.began.elapsed().as_secs_f64() / self.played as f64;
+        Some(format!(
+            "ETA {}",
+            clock(Duration::from_secs_f64(left * per_game))
+        ))
+    }
+
+    /// One finished game: `game 7 (3/20 done, ETA 2m10s): a (black) 36-28 b
+    /// (white); a 2, b 1`, then the test's state when there is one.
+    fn line(&self, r: &GameResult, test: Option<&str>) -> String {
         let [b, w] = r.game.colours();
         let m = r.outcome.margin;
         // Othello's and Reversi's score is the discs with the empties to the
@@ -88,8 +111,10 @@ impl Progress {
             let kind = what.split(':').next().unwrap_or("");
             format!(", {} forfeited ({kind})", self.names[loser])
         });
+        let eta = self.eta().map_or(String::new(), |e| format!(", {e}"));
+        let test = test.map_or(String::new(), |t| format!("; {t}"));
         format!(
-            "game {} ({}/{} done): {} (black) {bd}-{wd} {} (white){forfeit}; {}",
+            "game {} ({}/{} done{eta}): {} (black) {bd}-{wd} {} (white){forfeit}; {}{test}",
             r.game.index + 1,
             self.done,
             self.total,
@@ -99,11 +124,13 @@ impl Progress {
         )
     }
 
-    /// Counts a finished game, redraws, and writes its line if asked.
-    pub fn game(&mut self, r: &GameResult) {
+    /// Counts a finished game, redraws, and writes its line if asked, with
+    /// the test's state (`--sprt`) when given.
+    pub fn game(&mut self, r: &GameResult, test: Option<&str>) {
         self.count(r);
+        self.played += 1;
         if self.lines {
-            let line = self.line(r);
+            let line = self.line(r, test);
             match &self.bar {
                 Some(bar) => bar.println(line),
                 None => eprintln!("{line}"),
@@ -120,5 +147,30 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// A duration as `45s`, `3m05s` or `2h07m`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_read_as_a_clock() {
+        let c = |s| clock(Duration::from_secs(s));
+        assert_eq!(c(0), "0s");
+        assert_eq!(c(59), "59s");
+        assert_eq!(c(185), "3m05s");
+        assert_eq!(c(7620), "2h07m");
     }
 }
