@@ -606,3 +606,50 @@ fn an_sprt_stops_a_decided_match_and_json_reports_it() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("two entrants"));
 }
+
+#[test]
+fn a_log_dir_keeps_every_line_of_every_game() {
+    let dir = scratch("log-dir");
+    let logs = dir.join("logs/deeper");
+    let args = [
+        "--engine",
+        &mollett("a", 2),
+        "--engine",
+        &mollett("b", 1),
+        "--games",
+        "2",
+        "--log-dir",
+        logs.to_str().unwrap(),
+    ]
+    .map(String::from);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (_, games) = run_match(&dir, &args);
+    for (i, g) in games.iter().enumerate() {
+        let text = std::fs::read_to_string(logs.join(format!("game-{}.log", i + 1))).unwrap();
+        assert!(text.starts_with(&format!("# game {}: ", i + 1)), "{text}");
+        let mover = |n: usize| {
+            if (n % 2 == 0) == (i % 2 == 0) {
+                "a"
+            } else {
+                "b"
+            }
+        };
+        let asked = text.lines().filter(|l| l.contains(" > genmove ")).count();
+        // The 8 plies of the opening are the runner's; then one genmove a move.
+        let played = g.moves[8..]
+            .iter()
+            .filter(|m| m.mv != mollett::board::Move::Pass)
+            .count();
+        assert_eq!(asked, played, "one genmove per move played: {text}");
+        assert!(text.contains(&format!(" {} < = ", mover(0))), "{text}");
+    }
+    // Played again, a game's log gets a second section; nothing is cut.
+    let before = std::fs::read_to_string(logs.join("game-1.log")).unwrap();
+    run_match(&dir, &args);
+    let after = std::fs::read_to_string(logs.join("game-1.log")).unwrap();
+    assert!(after.starts_with(&before));
+    assert_eq!(
+        after.lines().filter(|l| l.starts_with("# game 1:")).count(),
+        2
+    );
+}

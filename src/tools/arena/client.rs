@@ -11,6 +11,7 @@
 //! stops before its first game); an NBoard entrant learns it from the record,
 //! which names it (`TY[8a]`, `VA[..]`: NBoard has no command for it).
 
+use super::log::GameLog;
 use super::process::{Fault, Process, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
@@ -29,6 +30,8 @@ pub struct Entrant<'a> {
     pub limits: &'a EntrantLimits,
     /// The rules of the games it plays.
     pub variant: Variant,
+    /// The game's protocol log, if one is kept.
+    pub log: Option<&'a GameLog>,
 }
 
 /// What an entrant is asked for a move.
@@ -62,7 +65,7 @@ pub trait Client: Send {
 
 /// Starts an entrant and sets it up for a new game from its variant's start.
 pub fn connect(entrant: &Entrant, deadline: Instant) -> Result<Box<dyn Client>, Fault> {
-    let process = Process::spawn(entrant.spec)?;
+    let process = Process::spawn(entrant.spec, entrant.log.cloned())?;
     // A fault while setting up is a failure to start.
     let start = |f: Fault| match f {
         Fault::Start(_) => f,

@@ -95,6 +95,10 @@ pub struct MatchArgs {
     /// The report as one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Log every line sent to and read from the entrants, per game, in
+    /// DIR/game-N.log (appended to; DIR is made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<std::path::PathBuf>,
 }
 
 /// Random openings when neither `--games` nor `--random-openings` says: 10, so
@@ -132,6 +136,9 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
             entrants.len()
         );
     }
+    if let Some(dir) = &args.log_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("--log-dir {}", dir.display()))?;
+    }
     let config = MatchConfig {
         entrants,
         limits,
@@ -141,6 +148,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         games_per_pairing: games,
         concurrency,
         hang_timeout: args.hang_timeout,
+        log_dir: args.log_dir.clone(),
     };
     config.validate()?;
     let (mut games_file, mut results) = open_games_file(&args, &config)?;

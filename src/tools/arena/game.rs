@@ -21,6 +21,7 @@
 //! record names the variant (`TY[8a]`, `VA[reversi]`, see the GGF module).
 
 use super::client::{Client, Entrant, MoveRequest, connect};
+use super::log::GameLog;
 use super::process::{Fault, quote};
 use super::spec::{EntrantLimits, EntrantSpec, Proto};
 use crate::board::{Color, Move};
@@ -62,6 +63,8 @@ pub struct GameSetup<'a> {
     pub hang_timeout: Seconds,
     /// The game's number in the match, from 1 (for the entrants' `{game}`).
     pub number: usize,
+    /// Where the game's protocol log goes, if anywhere.
+    pub log_dir: Option<&'a std::path::Path>,
 }
 
 /// Who defaulted and why.
@@ -117,6 +120,19 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         lw.clock.map(|c| c.main.get()),
     ];
     let specs = setup.players.map(|p| p.for_game(setup.number));
+    let log = setup.log_dir.and_then(|dir| {
+        let opening: String = setup
+            .opening
+            .moves
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let header = format!(
+            "game {}: {} (black) vs {} (white), opening '{opening}'",
+            setup.number, specs[0].name, specs[1].name
+        );
+        GameLog::open(dir, setup.number, &header)
+    });
     let mut clients: [Option<Box<dyn Client>>; 2] = [None, None];
     let mut forfeit = None;
     for side in [Color::Black, Color::White] {
@@ -128,6 +144,7 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
             proto: setup.proto,
             limits: setup.limits[i],
             variant: setup.opening.variant(),
+            log: log.as_ref(),
         };
         match connect(&entrant, deadline) {
             Ok(c) => clients[i] = Some(c),

@@ -12,6 +12,7 @@
 //!   read back for `--resume`.
 //! - [`signals`]: SIGINT and SIGTERM as messages, for the report so far.
 //! - [`progress`]: the progress bar and the per-game lines on stderr.
+//! - [`log`]: the protocol log of each game (`--log-dir`).
 //!
 //! Every pairing of two entrants plays the same games: game `g` uses opening
 //! `g / 2` (cycling through the list), the first-named entrant playing Black in
@@ -25,6 +26,7 @@ pub mod command;
 pub mod game;
 pub mod games_file;
 pub mod json;
+pub mod log;
 pub mod openings;
 pub mod process;
 pub mod progress;
@@ -66,6 +68,8 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// How long to wait for an answer when no clock bounds it.
     pub hang_timeout: crate::format::Seconds,
+    /// Where each game's protocol log goes (`--log-dir`), if anywhere.
+    pub log_dir: Option<std::path::PathBuf>,
 }
 
 /// A game of the schedule.
@@ -216,6 +220,7 @@ impl MatchConfig {
                 proto: self.proto,
                 limits,
                 variant: self.variant,
+                log: None,
             };
             if let Err(f) = client::connect(&entrant, deadline) {
                 return Err(SpecError(format!(
@@ -304,6 +309,7 @@ impl MatchConfig {
             proto: self.proto,
             hang_timeout: self.hang_timeout,
             number: g.index + 1,
+            log_dir: self.log_dir.as_deref(),
         });
         outcome.record.extra.insert(
             0,

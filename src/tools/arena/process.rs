@@ -4,6 +4,7 @@
 //! line is at most [`MAX_REPLY_LINE`] bytes and at most `REPLY_QUEUE` (1024) lines
 //! wait unread; a deadline holds however fast the entrant writes.
 
+use super::log::GameLog;
 use super::spec::EntrantSpec;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use std::fmt;
@@ -195,13 +196,16 @@ pub struct Process {
     lines: Receiver<Reply>,
     /// The last line read, for crash and hang reports.
     last: Option<String>,
+    /// The game's protocol log, if one is kept.
+    log: Option<GameLog>,
 }
 
 impl Process {
     /// Starts the entrant's command (stderr is discarded) in a process group
     /// of its own, so that a Ctrl-C at the terminal reaches only the runner,
     /// which then reports the games so far (the entrants see their input end).
-    pub fn spawn(spec: &EntrantSpec) -> Result<Process, Fault> {
+    /// Every line sent and read goes to `log` when there is one.
+    pub fn spawn(spec: &EntrantSpec, log: Option<GameLog>) -> Result<Process, Fault> {
         let mut command = Command::new(&spec.command[0]);
         command
             .args(&spec.command[1..])
@@ -227,6 +231,7 @@ impl Process {
             stdin,
             lines,
             last: None,
+            log,
         })
     }
 
@@ -237,6 +242,9 @@ impl Process {
 
     /// Sends one line (a newline is added) and flushes.
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        if let Some(log) = &self.log {
+            log.line(&self.name, '>', line);
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| self.crashed(&format!("cannot write {}: {e}", quote(line))))
@@ -253,6 +261,9 @@ impl Process {
         };
         match reply {
             Ok(Reply::Line(line)) => {
+                if let Some(log) = &self.log {
+                    log.line(&self.name, '<', &line);
+                }
                 self.last = Some(line.clone());
                 Ok(line)
             }
