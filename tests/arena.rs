@@ -653,3 +653,100 @@ fn a_log_dir_keeps_every_line_of_every_game() {
         2
     );
 }
+
+#[test]
+fn adjudication_ends_games_by_a_solve_or_by_agreeing_evaluations() {
+    let dir = scratch("adjudicate");
+    let a = mollett("a", 2);
+    let b = mollett("b", 1);
+    let exact = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "4",
+        "--adjudicate-empties",
+        "12",
+    ];
+    let (report, games) = run_match(&dir, &exact);
+    let (ruled, played): (Vec<&GgfGame>, Vec<&GgfGame>) = games
+        .iter()
+        .partition(|g| g.re.as_deref().unwrap().ends_with(":s"));
+    assert!(ruled.len() >= 2, "{report}");
+    assert!(
+        report.contains(&format!("adjudicated: {},", ruled.len())),
+        "{report}"
+    );
+    // A game may end before it reaches 12 empties.
+    assert!(
+        played
+            .iter()
+            .all(|g| g.to_game(Variant::Othello).unwrap().is_over())
+    );
+    for g in ruled {
+        let re = g.re.as_deref().unwrap();
+        let co = &g.extra.iter().find(|(t, _)| t == "CO").unwrap().1;
+        assert!(co.starts_with("adjudicated: solved at "), "{co}");
+        let end = g.to_game(Variant::Othello).unwrap().position();
+        assert!(end.board.empties() <= 12 && !end.is_game_over());
+        assert!(co.contains(&format!("solved at {} empties", end.board.empties())));
+        assert!(
+            co.contains(&format!("gives {:+} for Black", result(g).0)),
+            "{co} {re}"
+        );
+    }
+    // The file resumes: adjudicated results are read back as such.
+    let file = dir.join("games.ggf");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(exact)
+        .arg("--games-file")
+        .arg(&file)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text, report, "the same games, read back");
+    // Evaluations: NBoard entrants give them, so a small margin soon ends
+    // every game; GTP entrants give none, so the rule is refused there.
+    let evals = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--proto",
+        "nboard",
+        "--adjudicate-margin",
+        "1",
+        "--adjudicate-moves",
+        "1",
+    ];
+    let (report, games) = run_match(&dir, &evals);
+    assert!(report.contains("adjudicated: "), "{report}");
+    for g in games
+        .iter()
+        .filter(|g| g.re.as_deref().unwrap().ends_with(":s"))
+    {
+        let co = &g.extra.iter().find(|(t, _)| t == "CO").unwrap().1;
+        assert!(co.contains("evaluations put"), "{co}");
+        assert!(result(g).0.abs() >= 2, "at least 33-31");
+    }
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--adjudicate-margin",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("GTP"));
+}

@@ -3,6 +3,7 @@
 use crate::input::{MAX_TEXT, read_text};
 use crate::rules::Variant;
 use crate::rules::game::Game;
+use crate::tools::arena::adjudicate::{Adjudication, MAX_ADJUDICATION_EMPTIES};
 use crate::tools::arena::games_file::{Existing, GamesFile, resumed_games};
 use crate::tools::arena::json::json_report;
 use crate::tools::arena::openings::{parse_openings, random_openings};
@@ -10,7 +11,7 @@ use crate::tools::arena::progress::Progress;
 use crate::tools::arena::report::{
     format_forfeits, format_pair, format_standings, pair_summary, standings,
 };
-use crate::tools::arena::spec::{EntrantSpec, LimitFlags};
+use crate::tools::arena::spec::{EntrantSpec, LimitFlags, Proto};
 use crate::tools::arena::sprt::Sprt;
 use crate::tools::arena::{GameResult, MatchConfig, RunEnd, schedule, signals};
 use anyhow::{Context, Result, bail};
@@ -95,6 +96,18 @@ pub struct MatchArgs {
     /// The report as one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Adjudicate a game by an exact solve when the side to move has this
+    /// many empties or fewer (1..=26).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ADJUDICATION_EMPTIES)))]
+    pub adjudicate_empties: Option<u32>,
+    /// Adjudicate a win when both sides' evaluations (NBoard entrants give
+    /// them) put the same side this many discs ahead over their last
+    /// --adjudicate-moves moves.
+    #[arg(long, value_name = "DISCS", value_parser = crate::tools::cli::parse_discs)]
+    pub adjudicate_margin: Option<f64>,
+    /// Each side's moves that --adjudicate-margin looks at, 1..=30.
+    #[arg(long, value_name = "M", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=30))]
+    pub adjudicate_moves: u8,
     /// Log every line sent to and read from the entrants, per game, in
     /// DIR/game-N.log (appended to; DIR is made if missing).
     #[arg(long, value_name = "DIR")]
@@ -136,6 +149,11 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
             entrants.len()
         );
     }
+    if args.adjudicate_margin.is_some() && args.proto == Proto::Gtp {
+        bail!(
+            "--adjudicate-margin needs evaluations, which GTP entrants do not give (use --proto nboard)"
+        );
+    }
     if let Some(dir) = &args.log_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("--log-dir {}", dir.display()))?;
     }
@@ -149,6 +167,11 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
         concurrency,
         hang_timeout: args.hang_timeout,
         log_dir: args.log_dir.clone(),
+        adjudication: Adjudication {
+            empties: args.adjudicate_empties,
+            margin: args.adjudicate_margin,
+            moves: usize::from(args.adjudicate_moves),
+        },
     };
     config.validate()?;
     let (mut games_file, mut results) = open_games_file(&args, &config)?;

@@ -13,6 +13,11 @@
 //! on time or `RE[score:r]` for the other forfeits, and a `CO[..]` comment saying
 //! who defaulted and why.
 //!
+//! # Adjudication
+//!
+//! A match may end games early by the rules of [`super::adjudicate`]: an exact
+//! solve at few empties, or both sides' evaluations agreeing on a lead.
+//!
 //! # Variants
 //!
 //! The game is played under its opening's variant: its moves are checked and
@@ -20,6 +25,7 @@
 //! so the margin is the variant's score, not the disc difference), and the
 //! record names the variant (`TY[8a]`, `VA[reversi]`, see the GGF module).
 
+use super::adjudicate::{self, Adjudication, Ruling};
 use super::client::{Client, Entrant, MoveRequest, connect};
 use super::log::GameLog;
 use super::process::{Fault, quote};
@@ -65,6 +71,8 @@ pub struct GameSetup<'a> {
     pub number: usize,
     /// Where the game's protocol log goes, if anywhere.
     pub log_dir: Option<&'a std::path::Path>,
+    /// When the runner ends the game itself.
+    pub adjudication: Adjudication,
 }
 
 /// Who defaulted and why.
@@ -86,13 +94,16 @@ pub struct GameOutcome {
     /// Passes played.
     pub passes: usize,
     /// Empty squares left when the game ended (0 after a forfeit's completion
-    /// unless the completed game ended early).
+    /// unless the completed game ended early; an adjudicated game's where it
+    /// stopped).
     pub empties: u32,
     /// Black's and White's discs when the game ended (after a forfeit, at the
     /// end of its completion).
     pub discs: [u32; 2],
     /// Set when a side lost by default.
     pub forfeit: Option<Forfeit>,
+    /// Whether the runner ended the game by a rule of `--adjudicate-*`.
+    pub adjudicated: bool,
 }
 
 fn side_index(c: Color) -> usize {
@@ -156,12 +167,17 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
         }
     }
     let mut game = setup.opening.clone();
-    while forfeit.is_none() && !game.is_over() {
+    let mut ruling = None;
+    while forfeit.is_none() && ruling.is_none() && !game.is_over() {
         let pos = game.position();
         if pos.must_pass() {
             game.play(Move::Pass).expect("a forced pass");
             record.moves.push(GgfMove::from(Move::Pass));
             continue;
+        }
+        ruling = setup.adjudication.before_move(&pos);
+        if ruling.is_some() {
+            break;
         }
         let side = pos.side;
         let i = side_index(side);
@@ -203,12 +219,34 @@ pub fn play_game(setup: &GameSetup) -> GameOutcome {
                 }
             },
         };
-        if let Some(fault) = fault {
-            forfeit = Some(Forfeit { loser: side, fault });
+        match fault {
+            Some(fault) => forfeit = Some(Forfeit { loser: side, fault }),
+            None if !game.is_over() => ruling = setup.adjudication.after_move(&record),
+            None => {}
         }
     }
     drop(clients);
-    finish(record, game, forfeit)
+    match ruling {
+        Some(r) => adjudicated(record, &game, r, setup.adjudication.moves),
+        None => finish(record, game, forfeit),
+    }
+}
+
+/// The result of a game the runner adjudicated (see [`super::adjudicate`]).
+fn adjudicated(mut record: GgfGame, game: &Game, ruling: Ruling, moves: usize) -> GameOutcome {
+    let (margin, end, comment) = adjudicate::score(ruling, game.position(), moves);
+    record.re = Some(format!("{margin}:s"));
+    record.extra.push(("CO".into(), comment.replace(']', ")")));
+    GameOutcome {
+        record,
+        margin,
+        passes: game.moves.iter().filter(|m| **m == Move::Pass).count(),
+        // The game stopped with these on the board.
+        empties: game.position().board.empties(),
+        discs: discs(&end),
+        forfeit: None,
+        adjudicated: true,
+    }
 }
 
 /// A hang (also inside a failure to start) with the limit it broke and the
@@ -266,6 +304,7 @@ fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutc
             empties: end.board.empties(),
             discs: discs(&end),
             forfeit: None,
+            adjudicated: false,
         };
     };
     let end = complete(game.position());
@@ -303,6 +342,7 @@ fn finish(mut record: GgfGame, game: Game, forfeit: Option<Forfeit>) -> GameOutc
         empties: end.board.empties(),
         discs: discs(&end),
         forfeit: Some(f),
+        adjudicated: false,
     }
 }
 
@@ -314,18 +354,27 @@ pub fn discs(pos: &Position) -> [u32; 2] {
 /// Plays `pos` out under its variant with a fixed-depth search for both sides:
 /// the final position.
 pub fn complete(pos: Position) -> Position {
-    with_rules!(pos.variant, R => complete_under::<R>(pos))
+    complete_at(pos, Level::number(ADJUDICATION_LEVEL), 1)
 }
 
-/// [`complete`] under the rules `R` (those of `pos`).
-fn complete_under<R: RuleSearch>(mut pos: Position) -> Position {
-    let tt = TranspositionTable::new(1).expect("a 1 MB table");
+/// Plays `pos` out under its variant with a search at `level` for both sides,
+/// sharing a table of `table_mb` MB: the final position (perfect play's, at
+/// an exact level).
+pub fn complete_at(pos: Position, level: Level, table_mb: usize) -> Position {
+    with_rules!(pos.variant, R => complete_under::<R>(pos, level, table_mb))
+}
+
+/// [`complete_at`] under the rules `R` (those of `pos`).
+fn complete_under<R: RuleSearch>(mut pos: Position, level: Level, table_mb: usize) -> Position {
+    let tt = TranspositionTable::new(table_mb)
+        .or_else(|_| TranspositionTable::new(1))
+        .expect("a 1 MB table");
     let stop = AtomicBool::new(false);
     while !pos.is_game_over() {
         let mv = if pos.must_pass() {
             Move::Pass
         } else {
-            let req = SearchRequest::<R>::new(pos.view::<R>(), Level::number(ADJUDICATION_LEVEL));
+            let req = SearchRequest::<R>::new(pos.view::<R>(), level);
             search(&req, &tt, &stop, &mut |_| {})
                 .best
                 .expect("a game not over has a move")

@@ -205,9 +205,19 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         .map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
     let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
     let end = game.position();
+    let adjudicated = suffix == "s";
     let (forfeit, end) = if suffix.is_empty() {
         if !end.is_game_over() || end.final_score_black() != margin {
             return Err(format!("RE[{re}] is not the end of its moves"));
+        }
+        (None, end)
+    } else if adjudicated {
+        // Adjudicated by the runner (`CO[adjudicated: ..]`): a game not over,
+        // scored within the board.
+        if end.is_game_over() || margin.abs() > 64 {
+            return Err(format!(
+                "RE[{re}] is not an adjudication (a game not over, a margin up to 64)"
+            ));
         }
         (None, end)
     } else {
@@ -239,5 +249,6 @@ fn outcome_of(record: GgfGame) -> Result<GameOutcome, String> {
         empties: end.board.empties(),
         discs: discs(&end),
         forfeit,
+        adjudicated,
     })
 }

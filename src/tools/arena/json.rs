@@ -51,6 +51,7 @@ pub fn json_report(
                 "played_out": s.played,
                 "passes": s.passes,
                 "ended_with_empties": s.ended_with_empties,
+                "adjudicated": s.adjudicated,
                 "forfeits": {names[a].as_str(): s.forfeits[0], names[b].as_str(): s.forfeits[1]},
             }));
         }

@@ -3,7 +3,8 @@
 //! - [`spec`]: the command-line vocabulary (entrants, protocol, limits).
 //! - [`openings`]: opening lists, from a file or seeded at random.
 //! - [`process`] and [`client`]: an entrant's process and its GTP or NBoard side.
-//! - [`game`]: one game, with the clocks kept and forfeits adjudicated.
+//! - [`game`]: one game, with the clocks kept and forfeits adjudicated;
+//!   [`adjudicate`]: games ended early by the runner (`--adjudicate-*`).
 //! - [`stats`]: Elo with its interval, pentanomial counts, Brightwell Quotient.
 //! - [`sprt`]: the sequential probability ratio test that stops a match.
 //! - [`report`]: the summaries and the standings table; [`json`] the same
@@ -21,6 +22,7 @@
 //! game to another: with depth-limited, single-threaded entrants a match replays
 //! identically, whatever the concurrency.
 
+pub mod adjudicate;
 pub mod client;
 pub mod command;
 pub mod game;
@@ -70,6 +72,8 @@ pub struct MatchConfig {
     pub hang_timeout: crate::format::Seconds,
     /// Where each game's protocol log goes (`--log-dir`), if anywhere.
     pub log_dir: Option<std::path::PathBuf>,
+    /// When the runner ends a game itself (`--adjudicate-*`).
+    pub adjudication: adjudicate::Adjudication,
 }
 
 /// A game of the schedule.
@@ -310,6 +314,7 @@ impl MatchConfig {
             hang_timeout: self.hang_timeout,
             number: g.index + 1,
             log_dir: self.log_dir.as_deref(),
+            adjudication: self.adjudication,
         });
         outcome.record.extra.insert(
             0,

@@ -111,6 +111,11 @@ impl Progress {
             let kind = what.split(':').next().unwrap_or("");
             format!(", {} forfeited ({kind})", self.names[loser])
         });
+        let forfeit = if r.outcome.adjudicated {
+            forfeit + ", adjudicated"
+        } else {
+            forfeit
+        };
         let eta = self.eta().map_or(String::new(), |e| format!(", {e}"));
         let test = test.map_or(String::new(), |t| format!("; {t}"));
         format!(

@@ -29,8 +29,10 @@ pub struct PairSummary {
     pub played: usize,
     /// Passes played in all.
     pub passes: usize,
-    /// Games that ended with empty squares.
+    /// Games that ended with empty squares (every adjudicated one among them).
     pub ended_with_empties: usize,
+    /// Games the runner adjudicated (`--adjudicate-*`).
+    pub adjudicated: usize,
     /// Games lost by default by the first and by the second entrant.
     pub forfeits: [usize; 2],
 }
@@ -73,6 +75,7 @@ pub fn pair_summary(results: &[GameResult], first: usize, second: usize) -> Pair
         played: played.len(),
         passes: games.iter().map(|r| r.outcome.passes).sum(),
         ended_with_empties: games.iter().filter(|r| r.outcome.empties > 0).count(),
+        adjudicated: games.iter().filter(|r| r.outcome.adjudicated).count(),
         forfeits: [first, second].map(|e| games.iter().filter(|r| r.forfeited_by(e)).count()),
     }
 }
@@ -125,10 +128,15 @@ pub fn format_pair(s: &PairSummary, names: &[String]) -> String {
             None => "  mean disc margin: none (every game was forfeited)".to_string(),
         },
         format!(
-            "  passes: {}, games ending with empties: {}, forfeits: {} ({a} {}, {b} {}; \
+            "  passes: {}, games ending with empties: {},{} forfeits: {} ({a} {}, {b} {}; \
              counted as losses, left out of the margin)",
             s.passes,
             s.ended_with_empties,
+            if s.adjudicated > 0 {
+                format!(" adjudicated: {},", s.adjudicated)
+            } else {
+                String::new()
+            },
             s.forfeits[0] + s.forfeits[1],
             s.forfeits[0],
             s.forfeits[1]
@@ -315,6 +323,7 @@ mod tests {
                         empties: 0,
                         discs: [(64 + margin) as u32 / 2, (64 - margin) as u32 / 2],
                         forfeit,
+                        adjudicated: false,
                     },
                 }
             })
