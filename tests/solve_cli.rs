@@ -208,3 +208,44 @@ fn a_dash_reads_the_positions_from_standard_input() {
     assert_eq!(summary["disagreements"], 0);
     assert_eq!(reports[0]["score"], 18);
 }
+
+#[test]
+fn one_position_may_be_given_instead_of_a_file() {
+    let line = std::fs::read_to_string(ffo_1_to_19()).unwrap();
+    let line = line.lines().nth(2).unwrap().to_string();
+    let board = line.split(';').next().unwrap().trim().to_string();
+    assert!(board.starts_with('-'), "a leading '-' is still a position");
+    // The board alone: solved, nothing to compare with.
+    let (code, out) = solve(&["--json", &board]);
+    assert_eq!(code, Some(0), "{out}");
+    let (reports, summary) = json_lines(&out);
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0]["score"], 2, "{out}");
+    assert_eq!(summary["positions"], 1);
+    // The OBF line with its scores: compared.
+    let (code, out) = solve(&[&line]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(" +2   +2 "), "{out}");
+    // Moves from the start to 12 empties: the same as its board string.
+    let mut pos = mollett::rules::Position::START;
+    let mut moves = String::new();
+    while pos.board.empties() > 12 {
+        let legal = pos.legal_moves();
+        let mv = if legal.is_empty() {
+            mollett::board::Move::Pass
+        } else {
+            legal[legal.len() / 2]
+        };
+        moves += &mv.to_string();
+        pos = pos.play(mv).unwrap();
+    }
+    let (code, by_moves) = solve(&["--json", &moves]);
+    assert_eq!(code, Some(0), "{by_moves}");
+    let (code, by_board) = solve(&["--json", &format!("{pos}")]);
+    assert_eq!(code, Some(0), "{by_board}");
+    let score = |out: &str| json_lines(out).0[0]["score"].clone();
+    assert_eq!(score(&by_moves), score(&by_board));
+    // Neither a file nor a position: one error naming both readings.
+    let (code, out) = solve(&["f5d6x9"]);
+    assert_eq!(code, Some(2), "{out}");
+}

@@ -21,7 +21,10 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// The OBF file (one position per line, optionally with scored moves); `-`
-    /// reads standard input.
+    /// reads standard input. A name that is no file may be one position
+    /// instead: an OBF line (a board string and the side to move), or the
+    /// moves from the start (`f5d6c3d3c4`).
+    #[arg(value_name = "FILE|POSITION", allow_hyphen_values = true)]
     pub file: std::path::PathBuf,
     /// Prove only win, loss or draw (faster).
     #[arg(long)]
@@ -449,7 +452,11 @@ pub fn run_solve(args: SolveArgs) -> Result<bool> {
 /// disagrees with the file.
 fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<bool> {
     // Streamed: each line is read when a solver is free for it.
-    let mut entries = obf_entries(file)?.map(|item| item.map(|(_, entry)| entry));
+    let mut entries: Box<dyn Iterator<Item = Result<ObfEntry>> + Send> =
+        match position_argument(file, opts.variant) {
+            Some(entry) => Box::new(std::iter::once(Ok(entry?))),
+            None => Box::new(obf_entries(file)?.map(|item| item.map(|(_, entry)| entry))),
+        };
     let progress = std::io::stderr().is_terminal();
     let obf = opts.all_moves && !json;
     if !json && !obf {
@@ -488,4 +495,25 @@ fn solve_file(file: &std::path::Path, opts: SolveOptions, json: bool) -> Result<
         );
     }
     Ok(summary.disagreements == 0)
+}
+
+/// The one position `arg` gives when it names no file (nor `-`): an OBF line,
+/// or a transcript from the variant's start; an error naming both readings
+/// when it is neither; `None` for a file.
+fn position_argument(arg: &std::path::Path, variant: Variant) -> Option<Result<ObfEntry>> {
+    if arg == std::path::Path::new("-") || std::fs::symlink_metadata(arg).is_ok() {
+        return None;
+    }
+    let text = arg.to_string_lossy();
+    if let Ok(entry) = crate::format::parse_obf_line(&text) {
+        return Some(Ok(entry));
+    }
+    Some(
+        crate::tools::perft::parse_position_under(&text, variant)
+            .map(|position| ObfEntry {
+                position,
+                scores: Vec::new(),
+            })
+            .map_err(|e| anyhow::anyhow!("{text}: no such file, and {e:#}")),
+    )
 }
