@@ -196,7 +196,7 @@ fn an_out_of_range_console_time_is_refused() {
     assert_eq!(
         out,
         "error: time: '1e7' is not a number of seconds (above 0)\n\
-         error: time: '0' is not a number of seconds (above 0)\ntime 2.00\n"
+         error: time: '0' is not a number of seconds (above 0)\ntime 2.00\ntime 2.00\n"
     );
 }
 

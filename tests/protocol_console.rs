@@ -32,6 +32,8 @@ fn a_piped_session_prints_only_answers() {
         "level 3\nf5d6\nplay c3\nshowboard\nundo\nredo\nlevel\nthreads\nhash\nseed 7\nseed\neval\n",
     );
     let want = [
+        // Each setting confirms what it set, as asking shows it.
+        "level 3",
         "  a b c d e f g h",
         "1 . . . . . . . . 1",
         "2 . . . . . . . . 2",
@@ -47,6 +49,7 @@ fn a_piped_session_prints_only_answers() {
         "level 3",
         "threads 1",
         "hash 64",
+        "seed 7",
         "seed 7",
         // The static evaluation of the default (learned) evaluation.
         &format!(
@@ -297,16 +300,18 @@ fn mode_lets_the_engine_answer_and_play_itself() {
         "mode\nmode 0\nmode\nf5\nshowboard\n",
     );
     let lines: Vec<&str> = out.lines().collect();
+    // Setting the mode confirms it, as asking does.
     assert_eq!(
-        lines[..2],
+        lines[..3],
         [
             "mode 3 (the engine plays neither side: go asks it to move)",
+            "mode 0 (the engine plays white)",
             "mode 0 (the engine plays white)"
         ],
         "{out}"
     );
-    assert!(lines[2].starts_with("move "), "{out}");
-    assert!(lines[14].starts_with("played (2): f5 ["), "{out}");
+    assert!(lines[3].starts_with("move "), "{out}");
+    assert!(lines[15].starts_with("played (2): f5 ["), "{out}");
     // Mode 2: a whole game, then the commands after it.
     let out = script(&["--threads", "1", "--level", "1"], "mode 2\nshowboard\n");
     let moves = out.lines().filter(|l| l.starts_with("move ")).count();
@@ -372,7 +377,9 @@ fn time_clock_and_progress_lines() {
     );
     assert_eq!(
         out,
-        "time 5.00 (the default while no level is set)\ntime off (the level alone limits a move)\ntime 0.50\nclock off\nclock 1:00/2 (black 1:00.0 left, white 1:00.0 left)\n"
+        "time 5.00 (the default while no level is set)\nlevel 8\ntime off (the level alone limits a move)\n\
+         time 0.50\ntime 0.50\nclock off\nclock 1:00/2 (black 1:00.0 left, white 1:00.0 left)\n\
+         clock 1:00/2 (black 1:00.0 left, white 1:00.0 left)\n"
     );
     // --move-time bounds a deep level's move; --verbose prints a progress
     // line per completed depth through the pipe, and the answer's nodes and
@@ -427,12 +434,13 @@ fn time_clock_and_progress_lines() {
         "clock 0:20\nf5d6c3d3c4\ngo\nclock\n",
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("move "), "{out}");
+    assert_eq!(lines[0], "clock 0:20 (black 0:20.0 left, white 0:20.0 left)");
+    assert!(lines[1].starts_with("move "), "{out}");
     assert!(
-        lines[1].starts_with("clock 0:20 (black 0:20.0 left, white 0:1"),
+        lines[2].starts_with("clock 0:20 (black 0:20.0 left, white 0:1"),
         "{out}"
     );
-    assert!(field(lines[0], "time") > 0.1, "{out}");
+    assert!(field(lines[1], "time") > 0.1, "{out}");
 }
 
 #[cfg(target_os = "linux")]

@@ -94,7 +94,9 @@ fn console_variant_command_and_flag() {
         e.line()
             .starts_with("error: not a position of historical reversi")
     );
+    // Setting confirms, as asking does.
     e.send("variant anti");
+    assert_eq!(e.line(), "variant anti");
     e.send("variant");
     assert_eq!(e.line(), "variant anti");
     e.send(&format!("setboard {start} 30 30"));

@@ -312,43 +312,52 @@ impl Console {
             Command::Level(None) => cx
                 .out
                 .line(&format!("level {}", cx.engine.settings().level)),
-            Command::Level(Some(l)) => cx.engine.set_level(l),
+            Command::Level(Some(l)) => {
+                cx.engine.set_level(l);
+                return self.exec(Command::Level(None), cx);
+            }
             Command::Threads(None) => cx
                 .out
                 .line(&format!("threads {}", cx.engine.settings().threads)),
-            Command::Threads(Some(n)) => {
-                if let Err(e) = cx.engine.set_threads(n) {
-                    Self::error(cx, &e.to_string());
-                }
-            }
+            Command::Threads(Some(n)) => match cx.engine.set_threads(n) {
+                Ok(()) => return self.exec(Command::Threads(None), cx),
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
             Command::Hash(None) => cx
                 .out
                 .line(&format!("hash {}", cx.engine.settings().hash_mb)),
-            Command::Hash(Some(n)) => {
-                if let Err(e) = cx.engine.set_hash(n) {
-                    Self::error(cx, &e.to_string());
-                }
-            }
+            Command::Hash(Some(n)) => match cx.engine.set_hash(n) {
+                Ok(()) => return self.exec(Command::Hash(None), cx),
+                Err(e) => Self::error(cx, &e.to_string()),
+            },
             Command::Seed(None) => cx.out.line(&format!("seed {}", cx.engine.settings().seed)),
-            Command::Seed(Some(s)) => cx.engine.set_seed(s),
+            Command::Seed(Some(s)) => {
+                cx.engine.set_seed(s);
+                return self.exec(Command::Seed(None), cx);
+            }
             Command::Variant(None) => cx
                 .out
                 .line(&format!("variant {}", cx.engine.settings().variant)),
             Command::Variant(Some(v)) => match cx.engine.set_variant(v) {
-                Ok(()) => self.reset(cx),
+                Ok(()) => {
+                    self.reset(cx);
+                    return self.exec(Command::Variant(None), cx);
+                }
                 Err(e) => Self::error(cx, &e.to_string()),
             },
             Command::Book(None) => cx
                 .out
                 .line(&crate::protocol::book_setting::describe_book(cx.engine)),
             Command::Book(Some(s)) => {
-                if let Err(e) = crate::protocol::book_setting::apply_book_setting(cx.engine, s) {
-                    Self::error(cx, &e);
+                match crate::protocol::book_setting::apply_book_setting(cx.engine, s) {
+                    Ok(()) => return self.exec(Command::Book(None), cx),
+                    Err(e) => Self::error(cx, &e),
                 }
             }
             Command::Mode(None) => cx.out.line(&self.mode.describe()),
             Command::Mode(Some(m)) => {
                 self.mode = m;
+                cx.out.line(&self.mode.describe());
                 self.autoplay(cx);
             }
             Command::Time(None) => cx.out.line(&match cx.engine.settings().move_time {
@@ -359,15 +368,20 @@ impl Console {
                     d.as_secs_f64()
                 ),
             }),
-            Command::Time(Some(t)) => cx
-                .engine
-                .set_move_time(t.map_or(MoveTime::Off, MoveTime::Given)),
+            Command::Time(Some(t)) => {
+                cx.engine
+                    .set_move_time(t.map_or(MoveTime::Off, MoveTime::Given));
+                return self.exec(Command::Time(None), cx);
+            }
             Command::Clock(None) => cx.out.line(
                 &self
                     .clock
                     .map_or_else(|| "clock off".to_string(), |c| c.describe()),
             ),
-            Command::Clock(Some(c)) => self.clock = c.map(GameClock::new),
+            Command::Clock(Some(c)) => {
+                self.clock = c.map(GameClock::new);
+                return self.exec(Command::Clock(None), cx);
+            }
             Command::Load(file) => self.load(&file, cx),
             Command::Save(file) => Self::save(&file, cx),
             Command::Quit => return Flow::Quit,
