@@ -152,3 +152,43 @@ fn book_lines_are_distinct_seeded_and_follow_the_book() {
     let (ok, _, err) = mollett(&["book", "lines", "--max-plies", "61"]);
     assert!(!ok && err.contains("60"), "{err}");
 }
+
+#[test]
+fn book_check_compares_a_seeded_sample_with_searches() {
+    let args = [
+        "book",
+        "check",
+        "--sample",
+        "6",
+        "--level",
+        "2",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+    ];
+    let (ok, out, err) = mollett(&args);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("6 positions of 40000 (seed 3), searched at level 2, book off:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("all:    6 positions, mean |book - search| "),
+        "{out}"
+    );
+    assert_eq!(
+        mollett(&args).1,
+        out,
+        "the same seed, the same sample and figures"
+    );
+    let dir = Scratch::new("book-check");
+    let empty = dir.join("empty.mlb");
+    std::fs::write(
+        &empty,
+        mollett::book::file::write(&Book::new(Default::default()).unwrap()),
+    )
+    .unwrap();
+    let (ok, _, err) = mollett(&["book", "check", "--book", s(&empty)]);
+    assert!(!ok && err.contains("no positions"), "{err}");
+}

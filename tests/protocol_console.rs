@@ -434,7 +434,10 @@ fn time_clock_and_progress_lines() {
         "clock 0:20\nf5d6c3d3c4\ngo\nclock\n",
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "clock 0:20 (black 0:20.0 left, white 0:20.0 left)");
+    assert_eq!(
+        lines[0],
+        "clock 0:20 (black 0:20.0 left, white 0:20.0 left)"
+    );
     assert!(lines[1].starts_with("move "), "{out}");
     assert!(
         lines[2].starts_with("clock 0:20 (black 0:20.0 left, white 0:1"),

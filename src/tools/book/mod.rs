@@ -10,11 +10,13 @@
 //! - `stats`: how big and how deep a book is.
 //! - `import`, `export` ([`exchange`]): Edax's `book.dat` read and written.
 //! - `lines` ([`lines`]): random lines along the book's moves.
+//! - `check` ([`check`]): a sample of the book's values against fresh searches.
 //!
 //! Every tool names the file in its errors; a book file is replaced only
 //! whole (a temporary file renamed over it) and only by a book.
 
 pub mod build;
+pub mod check;
 pub mod exchange;
 pub mod learn;
 pub mod lines;
@@ -64,6 +66,9 @@ pub enum BookCommand {
     /// Print random lines along a book's moves (seeded), one transcript a
     /// line: openings to start games from, or positions to check a book at.
     Lines(lines::LinesArgs),
+    /// Compare a seeded sample of a book's values with fresh searches (book
+    /// off): the mean error in discs, by ply band.
+    Check(check::CheckArgs),
 }
 
 /// The book a subcommand works on.
@@ -114,6 +119,7 @@ pub fn run_book(args: BookArgs) -> Result<()> {
         BookCommand::Import(a) => exchange::run_import(a),
         BookCommand::Export(a) => exchange::run_export(a),
         BookCommand::Lines(a) => lines::run_lines(a),
+        BookCommand::Check(a) => check::run_check(a),
     }
 }
 
