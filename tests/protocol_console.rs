@@ -477,3 +477,71 @@ fn ctrl_c_stops_the_search_keeps_the_game_and_twice_quits() {
     let (status, _) = e.wait_exit(Duration::from_secs(2));
     assert_eq!(status.code(), Some(130));
 }
+
+/// At a terminal (a pseudo-terminal here) the console greets, and prompts
+/// whenever it waits for a command; through a pipe it never prompts.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_gets_a_prompt_whenever_the_engine_waits() {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors into the given integers; the
+    // name, termios and winsize pointers may be null.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (master, slave) = unsafe {
+        (
+            std::fs::File::from_raw_fd(master),
+            std::fs::File::from_raw_fd(slave),
+        )
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["--threads", "1", "--book", "off", "--level", "2"])
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(slave);
+    let mut writer = master.try_clone().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut master = master;
+        let mut buf = [0u8; 4096];
+        // The pty reports an error once the child has gone.
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&all).into_owned()
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    writer.write_all(b"seed 3\ngo\n").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    writer.write_all(b"quit\n").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    drop(writer);
+    let text = reader.join().unwrap();
+    assert!(text.starts_with("Mollett "), "{text}");
+    // One prompt at the start, one after `seed 3`, one after the move: three
+    // before `quit`.
+    assert!(text.matches("> ").count() >= 3, "{text}");
+    assert!(text.contains("seed 3"), "{text}");
+    assert!(text.contains("move "), "{text}");
+    // Through a pipe: no prompt at all.
+    let out = script(&["--threads", "1", "--level", "2"], "seed 3\ngo\n");
+    assert!(!out.contains("> "), "{out}");
+}

@@ -77,6 +77,10 @@ impl fmt::Display for Dialect {
     }
 }
 
+/// The console's prompt at a terminal, written when the engine waits for a
+/// command (as Edax's `>`).
+const CONSOLE_PROMPT: &str = "> ";
+
 /// The single writer: whole lines, control characters escaped, flushed at once.
 /// After a write error (a closed pipe) it writes nothing more.
 pub(crate) struct Output {
@@ -333,6 +337,9 @@ pub(crate) fn run_loop(
     let ticker = crossbeam_channel::tick(PROGRESS_TICK);
     let never_tick = crossbeam_channel::never();
     let mut input_open = true;
+    // Whether the console's prompt ends the output: a person at a terminal
+    // gets one whenever the engine waits for a command.
+    let mut prompted = false;
     if terminal {
         let version = env!("CARGO_PKG_VERSION");
         out.line(&format!("Mollett {version}: type help for the commands"));
@@ -352,6 +359,10 @@ pub(crate) fn run_loop(
             engine.stop();
             return;
         }
+        if terminal && !prompted && input_open && current == Dialect::Console && !engine.is_busy() {
+            out.block(CONSOLE_PROMPT);
+            prompted = true;
+        }
         let source = if input_open && pending.bytes < 2 * MAX_QUEUED {
             input
         } else {
@@ -368,6 +379,8 @@ pub(crate) fn run_loop(
                 handlers.get(current).tick(&mut cx);
             }
             recv(source) -> msg => {
+                // The line typed after the prompt ended it.
+                prompted = false;
                 let item = msg.unwrap_or(Input::Eof(current));
                 if let Input::Eof(dialect) = item {
                     input_open = false;
