@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod matches;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, channel};
