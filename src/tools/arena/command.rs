@@ -180,16 +180,15 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let done: HashSet<usize> = results.iter().map(|r| r.game.index).collect();
     let mut progress = Progress::new(total, &names, args.verbose);
     results.iter().for_each(|r| progress.resumed(r));
-    // The test's verdict on the games so far (the first pairing's), if any.
+    // Whether the test has decided on the games so far (the one pairing's).
     let decided = |results: &[GameResult]| {
-        args.sprt.and_then(|t| {
+        args.sprt.is_some_and(|t| {
             let wdl = pair_summary(results, 0, 1).wdl;
-            t.verdict(t.llr(&wdl)).map(|_| t.describe(&wdl))
+            t.verdict(t.llr(&wdl)).is_some()
         })
     };
     let mut write_error = None;
-    let already = decided(&results);
-    let end = if already.is_some() {
+    let end = if decided(&results) {
         RunEnd::Decided
     } else {
         config.run(&done, &interrupts, &mut |r| {
@@ -209,7 +208,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
                 .sprt
                 .map(|t| t.describe(&pair_summary(&results, 0, 1).wdl));
             progress.game(r, test.as_deref());
-            decided(&results).is_none()
+            !decided(&results)
         })?
     };
     progress.finish();
