@@ -3,8 +3,8 @@
 
 Usage: scripts/edax-book-check.py EDAX_DIR [--book BOOK.mlb] [--lines N] [--seed S]
 
-EDAX_DIR is an Edax built by ../shared/anchors/build-edax.sh (bin/ and data/
-under it). The check:
+EDAX_DIR is an Edax 4.6 built from its public source (github.com/abulmo/edax-reversi),
+with bin/ and data/ under it; its evaluation does not matter here. The check:
   1. `mollett book export` writes the book as an Edax book.dat;
   2. `mollett book lines` walks random lines along the book's moves (seeded,
      4 to 24 plies, within 1.5 discs of the best); the first N that end in a position of the book are kept;
