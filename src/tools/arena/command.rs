@@ -13,6 +13,7 @@ use crate::tools::arena::report::{
 };
 use crate::tools::arena::spec::{EntrantSpec, LimitFlags, Proto};
 use crate::tools::arena::sprt::Sprt;
+use crate::tools::arena::stats::Wdl;
 use crate::tools::arena::{GameResult, MatchConfig, RunEnd, schedule, signals};
 use anyhow::{Context, Result, bail};
 use std::collections::HashSet;
@@ -180,15 +181,12 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     let done: HashSet<usize> = results.iter().map(|r| r.game.index).collect();
     let mut progress = Progress::new(total, &names, args.verbose);
     results.iter().for_each(|r| progress.resumed(r));
-    // Whether the test has decided on the games so far (the one pairing's).
-    let decided = |results: &[GameResult]| {
-        args.sprt.is_some_and(|t| {
-            let wdl = pair_summary(results, 0, 1).wdl;
-            t.verdict(t.llr(&wdl)).is_some()
-        })
-    };
+    // The test and the one pairing's W/D/L so far, under `--sprt`.
+    let test_of = |results: &[GameResult]| args.sprt.map(|t| (t, pair_summary(results, 0, 1).wdl));
+    let decided =
+        |test: Option<(Sprt, Wdl)>| test.is_some_and(|(t, wdl)| t.verdict(t.llr(&wdl)).is_some());
     let mut write_error = None;
-    let end = if decided(&results) {
+    let end = if decided(test_of(&results)) {
         RunEnd::Decided
     } else {
         config.run(&done, &interrupts, &mut |r| {
@@ -204,16 +202,15 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
                 write_error = Some(e);
             }
             results.push(r.clone());
-            let test = args
-                .sprt
-                .map(|t| t.describe(&pair_summary(&results, 0, 1).wdl));
-            progress.game(r, test.as_deref());
-            !decided(&results)
+            let test = test_of(&results);
+            let line = test.map(|(t, wdl)| t.describe(&wdl));
+            progress.game(r, line.as_deref());
+            !decided(test)
         })?
     };
     progress.finish();
     results.sort_by_key(|r| r.game.index);
-    let sprt = args.sprt.map(|t| (t, pair_summary(&results, 0, 1).wdl));
+    let sprt = test_of(&results);
     if args.json {
         let report = json_report(&results, &names, games, sprt.as_ref(), end);
         println!("{report}");
