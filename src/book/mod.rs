@@ -384,6 +384,11 @@ pub fn read(bytes: &[u8]) -> Result<Book, BookError> {
     }
 }
 
+/// A position's ply, counted as books count depth: 60 − its empties.
+pub fn ply(board: &Board) -> u32 {
+    60u32.saturating_sub(board.empties())
+}
+
 /// The best move of a list (highest score; lowest square on a tie).
 pub fn best_of(moves: &[BookMove]) -> Option<&BookMove> {
     moves

@@ -14,7 +14,7 @@
 use super::shard::{self, Shard};
 use super::{BookFileArgs, load_or_new, save};
 use crate::board::{Board, Color};
-use crate::book::{Book, BookMove, EXACT_DEPTH, Key, Origin, best_of, clamp_score, key};
+use crate::book::{Book, BookMove, EXACT_DEPTH, Key, Origin, best_of, clamp_score, key, ply};
 use crate::rules::{Position, Variant, with_rules};
 use crate::search::{Level, RuleSearch, ScoreKind, SearchRequest, line_square, multipv};
 use crate::tools::learn::cli::{bar, command_line, pool};
@@ -106,7 +106,6 @@ pub fn run_build(args: BuildArgs) -> Result<()> {
         None => grower.grow(&mut book, &roots, args.depth)?,
         Some(shard) => {
             let trunk_depth = args.trunk_depth.min(args.depth);
-            let ply = |b: &Board| 60u32.saturating_sub(b.empties());
             let (shallow, deep): (Vec<Board>, Vec<Board>) =
                 roots.iter().partition(|b| ply(b) <= trunk_depth);
             let mut searched = grower.grow(&mut book, &shallow, trunk_depth)?;
@@ -236,7 +235,6 @@ fn roots(args: &BuildArgs, rules: Variant) -> Result<Vec<Board>> {
 /// within `deviation` centi-discs of their position's best, at most `depth`
 /// plies deep, not in the book yet; shallowest first, then in key order.
 pub fn frontier(book: &Book, roots: &[Board], depth: u32, deviation: i32) -> Vec<Key> {
-    let ply = |b: &Board| 60u32.saturating_sub(b.empties());
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     let mut out = Vec::new();

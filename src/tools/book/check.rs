@@ -160,7 +160,7 @@ fn check(book: &Book, pos: &Position, level: Level) -> Checked {
         .iter()
         .any(|h| Some(Move::Play(h.square)) == mv && i32::from(h.score) == best);
     Checked {
-        ply: 60u32.saturating_sub(pos.board.empties()),
+        ply: crate::book::ply(&pos.board),
         book: best,
         searched: score,
         same_move,

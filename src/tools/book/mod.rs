@@ -241,7 +241,7 @@ fn run_stats(args: StatsArgs) -> Result<()> {
     let mut origins = [0usize; 3];
     let mut moves = 0usize;
     for (k, ms) in book.iter() {
-        *by_ply.entry(60 - k.board().empties()).or_default() += 1;
+        *by_ply.entry(crate::book::ply(&k.board())).or_default() += 1;
         for m in ms {
             moves += 1;
             origins[m.origin as usize] += 1;

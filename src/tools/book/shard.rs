@@ -67,7 +67,7 @@ pub fn trunk(book: &Book, depth: u32) -> Book {
     let mut out = Book::new(book.rules()).expect("a book's rules have books");
     for (k, moves) in book.iter() {
         let b = k.board();
-        if 60u32.saturating_sub(b.empties()) <= depth {
+        if crate::book::ply(&b) <= depth {
             out.insert(&b, moves);
         }
     }
