@@ -2,7 +2,8 @@
 //! mobility and potential mobility as explicit terms.
 //!
 //! The value of a position with `e` empties is the sum of
-//! - the weight of each of the 46 pattern views' configuration ([`pattern`]);
+//! - the weight of each pattern view's configuration ([`pattern`]; 46 views
+//!   for the classic pattern set, 58 for the extended one);
 //! - `mobility[m]` for the mover's `m` legal moves minus `mobility[m']` for the
 //!   opponent's `m'`, and the same for potential mobility (empty squares next to
 //!   the other side's discs): the headline terms of a mobility-first evaluation;
@@ -40,7 +41,7 @@ use crate::board::Board;
 use crate::board::bitboard::{flip_vertical, mirror_horizontal, transpose};
 use crate::board::movegen::Kernel;
 use crate::knowledge::layout::{
-    ANCHOR_STEP, ANCHORS, Form, Layout, MOBILITY_BUCKETS, PATTERNS, POTENTIAL_BUCKETS, anchor_of,
+    ANCHOR_STEP, ANCHORS, Form, Layout, MOBILITY_BUCKETS, POTENTIAL_BUCKETS, PatternSet, anchor_of,
     pow3,
 };
 use crate::knowledge::{mlw, weights};
@@ -102,16 +103,15 @@ impl Counts {
     }
 }
 
-/// Calls `f(pattern, configuration)` for each of the 46 views of `board`, with
-/// the bit extraction `pext`.
+/// Calls `f(pattern, configuration)` for each view of `layout` on `board`, in
+/// the layout's order, with the bit extraction `pext`.
 #[inline(always)]
 pub fn for_each_view(
+    layout: &Layout,
     pext: impl Fn(u64, u64) -> u64 + Copy,
     board: &Board,
     mut f: impl FnMut(usize, usize),
 ) {
-    // The views are the same in every form.
-    let layout = Layout::of(Form::ColourTied);
     let (ps, os) = (images(board.player), images(board.opponent));
     for (i, (&mask, views)) in layout.masks.iter().zip(&layout.views).enumerate() {
         for &s in views {
@@ -150,9 +150,11 @@ struct View {
 /// cost a tenth of a second before the first move).
 #[derive(Debug)]
 pub struct Tables {
+    /// The patterns the weights are for.
+    set: PatternSet,
     /// How the weights are tied.
     form: Form,
-    /// The 46 views, in the layout's order.
+    /// The views, in the layout's order.
     views: Vec<View>,
     /// Offset of each pattern's configurations in [`Phase::patterns`].
     starts: Vec<usize>,
@@ -171,13 +173,13 @@ fn blend(a: i32, b: i32, r: u32) -> i16 {
 }
 
 impl Tables {
-    /// Expands anchor weights (`ANCHORS` rows of the length of `form`'s layout,
-    /// centi-discs).
-    pub fn expand(anchors: &[Vec<i16>], form: Form) -> Tables {
-        let layout = Layout::of(form);
+    /// Expands anchor weights (`ANCHORS` rows of the length of the layout of
+    /// `set` in `form`, centi-discs).
+    pub fn expand(anchors: &[Vec<i16>], set: PatternSet, form: Form) -> Tables {
+        let layout = Layout::of(set, form);
         let mut starts = Vec::new();
         let mut total = 0;
-        for d in &PATTERNS {
+        for d in set.patterns() {
             starts.push(total);
             total += pow3(d.squares.len());
         }
@@ -195,6 +197,7 @@ impl Tables {
             })
             .collect();
         Tables {
+            set,
             form,
             views,
             starts,
@@ -213,7 +216,7 @@ impl Tables {
     /// Interpolates the anchors' weights at `e` empties and expands them to every
     /// configuration.
     fn expand_phase(&self, e: u32) -> Phase {
-        let layout = Layout::of(self.form);
+        let layout = Layout::of(self.set, self.form);
         let anchors = &self.anchors;
         let (k, r) = anchor_of(e);
         let hi = (k + 1).min(ANCHORS - 1);
@@ -266,19 +269,22 @@ impl Tables {
     }
 }
 
-/// Colour-tied `anchors` rewritten in the side-to-move layout: every
+/// Colour-tied `anchors` of pattern set `set` rewritten in its side-to-move layout: every
 /// configuration and count gets the weight it had through its tie (the
 /// opponent's tables the negated mover's), so the tables evaluate exactly as
 /// before; a start for a side-to-move fit (`mollett train --form side-to-move
 /// --prior` with a colour-tied file).
-pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
-    let (from, to) = (Layout::of(Form::ColourTied), Layout::of(Form::SideToMove));
+pub fn untie(set: PatternSet, anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
+    let (from, to) = (
+        Layout::of(set, Form::ColourTied),
+        Layout::of(set, Form::SideToMove),
+    );
     anchors
         .iter()
         .map(|a| {
             let w = |j: usize| a[j];
             let mut out = vec![0i16; to.len];
-            for i in 0..PATTERNS.len() {
+            for i in 0..set.patterns().len() {
                 for c in 0..to.canons[i].slot.len() {
                     if let Some((j, _)) = to.canons[i].param(c) {
                         out[to.offsets[i] + j] = from.config_weight(i, c, w);
@@ -301,6 +307,43 @@ pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
         .collect()
 }
 
+/// `anchors` of pattern set `from` rewritten for the larger set `to` in the same
+/// `form`: each pattern keeps its weights, the patterns `from` lacks weigh
+/// nothing and the counts and disc weight stay, so the tables evaluate exactly
+/// as before; a start for a fit of the larger set (`mollett train --patterns
+/// extended --prior` with a classic file). `None` when `to` lacks a pattern of
+/// `from`.
+pub fn carry_over(
+    from: PatternSet,
+    to: PatternSet,
+    form: Form,
+    anchors: &[Vec<i16>],
+) -> Option<Vec<Vec<i16>>> {
+    let (a, b) = (Layout::of(from, form), Layout::of(to, form));
+    let places: Vec<usize> = from
+        .patterns()
+        .iter()
+        .map(|d| to.patterns().iter().position(|e| e == d))
+        .collect::<Option<_>>()?;
+    Some(
+        anchors
+            .iter()
+            .map(|w| {
+                let mut out = vec![0i16; b.len];
+                for (i, &j) in places.iter().enumerate() {
+                    let n = a.canons[i].params;
+                    out[b.offsets[j]..b.offsets[j] + n]
+                        .copy_from_slice(&w[a.offsets[i]..a.offsets[i] + n]);
+                }
+                // The count tables and the disc weight follow the patterns, in order.
+                let (counts_a, counts_b) = (a.mobility[0], b.mobility[0]);
+                out[counts_b..].copy_from_slice(&w[counts_a..]);
+                out
+            })
+            .collect(),
+    )
+}
+
 /// Checks and expands the weights in use for `rules`.
 ///
 /// # Panics
@@ -310,7 +353,7 @@ pub fn untie(anchors: &[Vec<i16>]) -> Vec<Vec<i16>> {
 /// instead of in a search.
 fn load(bytes: &[u8], rules: Variant) -> Tables {
     let file = mlw::parse_for(bytes, rules).unwrap_or_else(|e| panic!("{e}"));
-    Tables::expand(&file.anchors, file.form)
+    Tables::expand(&file.anchors, file.patterns, file.form)
 }
 
 /// The Othello weights in use (historical Reversi shares them): the embedded

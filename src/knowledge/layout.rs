@@ -1,7 +1,8 @@
-//! Where each weight of a learned-evaluation weights file lies: the patterns,
-//! their views and canonical parameters, the anchor phases, the count tables'
-//! sizes, the two [`Form`]s a file can tie its weights in, and the [`Layout`]
-//! of one anchor's parameters (its signature names it in the file).
+//! Where each weight of a learned-evaluation weights file lies: the
+//! [`PatternSet`]s, their views and canonical parameters, the anchor phases, the
+//! count tables' sizes, the two [`Form`]s a file can tie its weights in, and the
+//! [`Layout`] of one anchor's parameters (its signature names the set and the
+//! form in the file).
 //!
 //! A pattern is a set of squares; its *configuration* on a board is the base-3
 //! number whose digit `i` is the content of its `i`-th square (0 empty, 1 the side
@@ -10,8 +11,8 @@
 //! a1 or on the a1–h8 diagonal), and read at every place one of the eight
 //! symmetries of the board takes it to: a *view* is a symmetry `s` such that the
 //! base squares of the board mirrored by `s` are the instance. Views are the
-//! symmetries that give distinct instances (46 over the 11 patterns, as in the
-//! classic Logistello/Edax set); the evaluation finds a view's configuration
+//! symmetries that give distinct instances (46 over the 11 patterns of the
+//! classic Logistello/Edax set, 58 over the extended set's 14); the evaluation finds a view's configuration
 //! with two bit extractions (`crate::eval::pattern`).
 //!
 //! Weights are shared by every instance of a pattern. Two configurations that a
@@ -41,14 +42,20 @@ pub struct PatternDef {
     pub squares: &'static [u8],
 }
 
-/// How many views (pattern instances under the board's symmetries) [`PATTERNS`]
-/// has: the sum of each pattern's distinct images, checked by a test. Sizes the
-/// trainer's rows.
-pub const VIEW_COUNT: usize = 46;
+/// The most views (pattern instances under the board's symmetries) of any
+/// [`PatternSet`]: the sum of each pattern's distinct images, checked by a test.
+/// Sizes the trainer's rows.
+pub const MAX_VIEWS: usize = 58;
 
-/// The pattern set: edges with their X-squares, the 2×5 and 3×3 corner blocks,
-/// the second to fourth rows and the diagonals of 4 to 8 squares.
-pub const PATTERNS: [PatternDef; 11] = [
+/// Every pattern of the [`PatternSet`]s: the first [`CLASSIC_PATTERNS`] are the
+/// classic set (Logistello's and Edax's): edges with their X-squares, the 2×5
+/// and 3×3 corner blocks, the second to fourth rows and the diagonals of 4 to 8
+/// squares, 46 views. The extended set adds three 10-square corner patterns that
+/// read how a corner's region hangs together across lines (the kind Egaroucid's
+/// larger sets add): the triangle a1–d1–a4, the edge's corners with the C-to-F
+/// squares of the first two rows, and the a1–d4 diagonal with its two
+/// neighbouring diagonals; 58 views.
+const PATTERN_DEFS: [PatternDef; 14] = [
     PatternDef {
         name: "edge+2x",
         squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
@@ -93,7 +100,61 @@ pub const PATTERNS: [PatternDef; 11] = [
         name: "diag4",
         squares: &[4, 13, 22, 31],
     },
+    PatternDef {
+        name: "triangle",
+        squares: &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],
+    },
+    PatternDef {
+        name: "edge+block",
+        squares: &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
+    },
+    PatternDef {
+        name: "cross",
+        squares: &[0, 1, 8, 9, 10, 17, 18, 19, 26, 27],
+    },
 ];
+
+/// How many of [`PATTERN_DEFS`] the classic set has.
+const CLASSIC_PATTERNS: usize = 11;
+
+/// The patterns a weights file is fitted over (named in its layout signature,
+/// so a file is read with the set it was made for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternSet {
+    /// The 11 classic patterns, 46 views.
+    Classic,
+    /// The classic patterns and three more corner patterns, 58 views.
+    Extended,
+}
+
+impl PatternSet {
+    /// Every set, in the order their signatures are tried.
+    pub const ALL: [PatternSet; 2] = [PatternSet::Classic, PatternSet::Extended];
+
+    /// The set's patterns.
+    pub fn patterns(self) -> &'static [PatternDef] {
+        match self {
+            PatternSet::Classic => &PATTERN_DEFS[..CLASSIC_PATTERNS],
+            PatternSet::Extended => &PATTERN_DEFS,
+        }
+    }
+
+    /// The name `mollett train --patterns` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            PatternSet::Classic => "classic",
+            PatternSet::Extended => "extended",
+        }
+    }
+
+    /// The set named `s`.
+    pub fn parse(s: &str) -> Result<PatternSet, String> {
+        PatternSet::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown pattern set '{s}' (expected classic or extended)"))
+    }
+}
 
 /// The most squares in a pattern.
 pub const MAX_CELLS: usize = 10;
@@ -301,6 +362,8 @@ impl Form {
 /// Where each part of an anchor's weights lies in its parameter vector.
 #[derive(Debug)]
 pub struct Layout {
+    /// The pattern set the layout is of.
+    pub set: PatternSet,
     /// The form the layout is of.
     pub form: Form,
     /// Per pattern: its base squares as a bitboard.
@@ -323,12 +386,16 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of [`PATTERNS`] in `form` (computed once per form).
-    pub fn of(form: Form) -> &'static Layout {
-        static LAYOUTS: [OnceLock<Layout>; 2] = [OnceLock::new(), OnceLock::new()];
-        LAYOUTS[form as usize].get_or_init(|| {
+    /// The layout of pattern set `set` in `form` (computed once per pair).
+    pub fn of(set: PatternSet, form: Form) -> &'static Layout {
+        static LAYOUTS: [[OnceLock<Layout>; 2]; 2] = [
+            [OnceLock::new(), OnceLock::new()],
+            [OnceLock::new(), OnceLock::new()],
+        ];
+        LAYOUTS[set as usize][form as usize].get_or_init(|| {
             let tied = form == Form::ColourTied;
-            let canons: Vec<Canon> = PATTERNS.iter().map(|d| canon(d, tied)).collect();
+            let defs = set.patterns();
+            let canons: Vec<Canon> = defs.iter().map(|d| canon(d, tied)).collect();
             let mut offsets = Vec::new();
             let mut len = 0;
             for c in &canons {
@@ -348,9 +415,10 @@ impl Layout {
             let potential = tables(&mut len, POTENTIAL_BUCKETS);
             let disc = len;
             Layout {
+                set,
                 form,
-                masks: PATTERNS.iter().map(mask_of).collect(),
-                views: PATTERNS.iter().map(|d| views(mask_of(d))).collect(),
+                masks: defs.iter().map(mask_of).collect(),
+                views: defs.iter().map(|d| views(mask_of(d))).collect(),
                 canons,
                 offsets,
                 mobility,
@@ -402,11 +470,18 @@ impl Layout {
         }
     }
 
-    /// A name for the layout of `form`, written in and checked against a weights
-    /// file: the patterns' squares, the anchors, the table sizes and the form
-    /// (the colour-tied form's name is the one files had before forms existed).
-    pub fn signature(form: Form) -> String {
-        let pats: Vec<String> = PATTERNS
+    /// How many views the layout reads (at most [`MAX_VIEWS`]).
+    pub fn view_count(&self) -> usize {
+        self.views.iter().map(Vec::len).sum()
+    }
+
+    /// A name for the layout of `set` in `form`, written in and checked against
+    /// a weights file: the patterns' squares, the anchors, the table sizes and
+    /// the form (the classic colour-tied name is the one files had before forms
+    /// and sets existed).
+    pub fn signature(set: PatternSet, form: Form) -> String {
+        let pats: Vec<String> = set
+            .patterns()
             .iter()
             .map(|d| {
                 let sq: Vec<String> = d.squares.iter().map(u8::to_string).collect();
@@ -443,14 +518,48 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_set_has_view_count_views_of_distinct_instances() {
-        let counts: Vec<usize> = PATTERNS.iter().map(|d| views(mask_of(d)).len()).collect();
-        assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(counts.iter().sum::<usize>(), VIEW_COUNT);
-        for d in &PATTERNS {
-            assert!(d.squares.windows(2).all(|w| w[0] < w[1]), "{}", d.name);
-            assert!(d.squares.len() <= MAX_CELLS);
+    fn each_set_has_its_views_of_distinct_instances() {
+        let counts = |set: PatternSet| -> Vec<usize> {
+            set.patterns()
+                .iter()
+                .map(|d| views(mask_of(d)).len())
+                .collect()
+        };
+        let classic = counts(PatternSet::Classic);
+        assert_eq!(classic, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(classic.iter().sum::<usize>(), 46);
+        let extended = counts(PatternSet::Extended);
+        assert_eq!(extended[..11], classic[..]);
+        assert_eq!(extended[11..], [4, 4, 4]);
+        assert_eq!(extended.iter().sum::<usize>(), MAX_VIEWS);
+        for set in PatternSet::ALL {
+            for d in set.patterns() {
+                assert!(d.squares.windows(2).all(|w| w[0] < w[1]), "{}", d.name);
+                assert!(d.squares.len() <= MAX_CELLS);
+            }
+            assert!(Layout::of(set, Form::SideToMove).view_count() <= MAX_VIEWS);
+            assert_eq!(PatternSet::parse(set.name()), Ok(set));
         }
+        assert!(PatternSet::parse("wide").is_err());
+    }
+
+    #[test]
+    fn the_classic_signature_is_the_one_the_shipped_files_carry() {
+        // Files made before pattern sets existed name this layout; it must not change.
+        let sig = Layout::signature(PatternSet::Classic, Form::ColourTied);
+        assert!(sig.starts_with("patterns edge+2x:0,1,2,3,4,5,6,7,9,14 corner2x5:"));
+        assert!(sig.ends_with(
+            "diag4:4,13,22,31; anchors 16 step 4; mobility 36; potential 48; disc-free from 20"
+        ));
+        let mut all = Vec::new();
+        for set in PatternSet::ALL {
+            for form in Form::ALL {
+                all.push(Layout::signature(set, form));
+            }
+        }
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 4);
     }
 
     #[test]
@@ -458,7 +567,7 @@ mod tests {
         // A row of 8: reversal is its only symmetry. (3^8 - 3^4) / 4 pairs of
         // configurations up to reversal and swap, plus the reversal-symmetric ones
         // (3^4 - 1) / 2: configurations c with swap(c) == reverse(c) get no weight.
-        let row = canon(&PATTERNS[3], true);
+        let row = canon(&PATTERN_DEFS[3], true);
         assert_eq!(row.slot[0], 0);
         let one = row.slot[1]; // mover on a2
         assert!(one > 0);
@@ -466,7 +575,7 @@ mod tests {
         assert_eq!(row.slot[pow3(7)], one); // mover on h2 (the mirror)
         assert_eq!(row.slot[1 + 2 * pow3(7)], 0); // mover a2, opponent h2
         // The 2x5 block has no symmetry of its own: only swaps pair up.
-        let block = canon(&PATTERNS[1], true);
+        let block = canon(&PATTERN_DEFS[1], true);
         assert_eq!(block.params, (pow3(10) - 1) / 2);
     }
 
@@ -474,11 +583,11 @@ mod tests {
     fn untied_parameters_share_only_mirrors() {
         // Without the colour tie the row has (3^8 + 3^4) / 2 configurations up to
         // reversal, each with a weight of its own and a positive sign.
-        let row = canon(&PATTERNS[3], false);
+        let row = canon(&PATTERN_DEFS[3], false);
         assert_eq!(row.params, (pow3(8) + pow3(4)) / 2);
         assert!(row.slot.iter().all(|&v| v > 0));
         assert_ne!(row.slot[1], row.slot[2]); // mover or opponent on a2
         assert_eq!(row.slot[1], row.slot[pow3(7)]); // the mirror
-        assert_eq!(canon(&PATTERNS[1], false).params, pow3(10));
+        assert_eq!(canon(&PATTERN_DEFS[1], false).params, pow3(10));
     }
 }

@@ -8,7 +8,7 @@
 //! | 8 | magic `MOLLWTS\n` |
 //! | 4 | format version ([`VERSION`]) |
 //! | 4 | rules ([`Variant::weights_variant`]): 0 Othello (and historical Reversi), 1 Anti-Reversi |
-//! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]), which names the [`Form`] |
+//! | 8 | FNV-1a 64 of the layout signature ([`Layout::signature`]), which names the [`PatternSet`] and the [`Form`] |
 //! | 4 | anchors `A` |
 //! | 4 | parameters per anchor `P` |
 //! | 4 | length `N` of the note |
@@ -20,7 +20,7 @@
 //! fails is refused with a [`WeightsError`]: never read as zeros.
 
 use super::fnv1a;
-use super::layout::{ANCHORS, Form, Layout, anchor_counts_discs};
+use super::layout::{ANCHORS, Form, Layout, PatternSet, anchor_counts_discs};
 use crate::rules::Variant;
 use std::fmt;
 
@@ -35,6 +35,8 @@ pub struct WeightsFile {
     /// The rules it was fitted for: [`Variant::Othello`] (which historical
     /// Reversi shares) or [`Variant::Anti`].
     pub rules: Variant,
+    /// The patterns the weights are for.
+    pub patterns: PatternSet,
     /// How the weights are tied (which layout they are in).
     pub form: Form,
     /// How it was made.
@@ -57,7 +59,7 @@ impl std::error::Error for WeightsError {}
 
 /// The bytes of `file`.
 pub fn write(file: &WeightsFile) -> Vec<u8> {
-    let layout = Layout::of(file.form);
+    let layout = Layout::of(file.patterns, file.form);
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -66,7 +68,9 @@ pub fn write(file: &WeightsFile) -> Vec<u8> {
         _ => 0,
     };
     out.extend_from_slice(&rules.to_le_bytes());
-    out.extend_from_slice(&fnv1a(Layout::signature(file.form).as_bytes()).to_le_bytes());
+    out.extend_from_slice(
+        &fnv1a(Layout::signature(file.patterns, file.form).as_bytes()).to_le_bytes(),
+    );
     out.extend_from_slice(&(file.anchors.len() as u32).to_le_bytes());
     out.extend_from_slice(&(layout.len as u32).to_le_bytes());
     out.extend_from_slice(&(file.note.len() as u32).to_le_bytes());
@@ -122,9 +126,10 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
         r => return err(format!("unknown rules tag {r}")),
     };
     let sig = u64::from_le_bytes(body[16..24].try_into().expect("8 bytes"));
-    let Some(form) = Form::ALL
+    let Some((patterns, form)) = PatternSet::ALL
         .into_iter()
-        .find(|&f| sig == fnv1a(Layout::signature(f).as_bytes()))
+        .flat_map(|p| Form::ALL.map(|f| (p, f)))
+        .find(|&(p, f)| sig == fnv1a(Layout::signature(p, f).as_bytes()))
     else {
         return err("made for another pattern set or table layout than this build's".into());
     };
@@ -133,7 +138,7 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
         u32_at(28) as usize,
         u32_at(32) as usize,
     );
-    let layout = Layout::of(form);
+    let layout = Layout::of(patterns, form);
     if anchors != ANCHORS || params != layout.len {
         return err(format!(
             "{anchors} anchors of {params} weights, this build has {ANCHORS} of {}",
@@ -166,6 +171,7 @@ pub fn parse(bytes: &[u8]) -> Result<WeightsFile, WeightsError> {
     }
     Ok(WeightsFile {
         rules,
+        patterns,
         form,
         note,
         anchors,
@@ -177,14 +183,15 @@ mod tests {
     use super::*;
 
     fn sample() -> WeightsFile {
-        sample_of(Form::ColourTied)
+        sample_of(PatternSet::Classic, Form::ColourTied)
     }
 
-    fn sample_of(form: Form) -> WeightsFile {
-        let layout = Layout::of(form);
+    fn sample_of(patterns: PatternSet, form: Form) -> WeightsFile {
+        let layout = Layout::of(patterns, form);
         let len = layout.len;
         WeightsFile {
             rules: Variant::Othello,
+            patterns,
             form,
             note: "test".into(),
             anchors: (0..ANCHORS)
@@ -202,15 +209,17 @@ mod tests {
     }
 
     #[test]
-    fn a_file_round_trips_in_either_form() {
-        for form in Form::ALL {
-            let f = sample_of(form);
-            assert_eq!(parse(&write(&f)), Ok(f));
+    fn a_file_round_trips_in_either_form_and_every_set() {
+        for patterns in PatternSet::ALL {
+            for form in Form::ALL {
+                let f = sample_of(patterns, form);
+                assert_eq!(parse(&write(&f)), Ok(f));
+            }
+            assert_ne!(
+                Layout::of(patterns, Form::ColourTied).len,
+                Layout::of(patterns, Form::SideToMove).len
+            );
         }
-        assert_ne!(
-            Layout::of(Form::ColourTied).len,
-            Layout::of(Form::SideToMove).len
-        );
     }
 
     #[test]
@@ -230,7 +239,7 @@ mod tests {
         assert!(parse(&other).unwrap_err().0.contains("pattern set"));
         // A disc weight where discs count for nothing.
         let mut f = sample();
-        f.anchors[ANCHORS - 1][Layout::of(f.form).disc] = 5;
+        f.anchors[ANCHORS - 1][Layout::of(f.patterns, f.form).disc] = 5;
         assert!(parse(&write(&f)).unwrap_err().0.contains("disc"));
     }
 }

@@ -10,8 +10,8 @@ use crate::rng::Rng;
 use crate::test_positions::random_positions;
 
 /// Random anchor weights of `form` (disc weights only where they count).
-fn random_anchors(seed: u64, form: Form) -> Vec<Vec<i16>> {
-    let layout = Layout::of(form);
+fn random_anchors(seed: u64, set: PatternSet, form: Form) -> Vec<Vec<i16>> {
+    let layout = Layout::of(set, form);
     let mut rng = Rng::new(seed);
     (0..ANCHORS)
         .map(|k| {
@@ -26,56 +26,94 @@ fn random_anchors(seed: u64, form: Form) -> Vec<Vec<i16>> {
         .collect()
 }
 
-/// Tables from random colour-tied anchor weights.
-fn random_tables(seed: u64) -> Tables {
-    Tables::expand(&random_anchors(seed, Form::ColourTied), Form::ColourTied)
+/// Tables from random colour-tied anchor weights of `set`.
+fn random_tables(seed: u64, set: PatternSet) -> Tables {
+    let anchors = random_anchors(seed, set, Form::ColourTied);
+    Tables::expand(&anchors, set, Form::ColourTied)
 }
 
 #[test]
 fn any_weights_give_a_symmetric_and_antisymmetric_evaluation() {
-    let t = random_tables(5);
-    let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
-    for b in random_positions(30) {
-        let v = eval(&b);
-        assert_eq!(eval(&b.pass()), -v, "{b:?}");
-        for s in 1..8 {
-            let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
-            assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+    for set in PatternSet::ALL {
+        let t = random_tables(5, set);
+        let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+        for b in random_positions(30) {
+            let v = eval(&b);
+            assert_eq!(eval(&b.pass()), -v, "{b:?}");
+            for s in 1..8 {
+                let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+                assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+            }
         }
     }
 }
 
 #[test]
 fn side_to_move_weights_are_symmetric_and_see_whose_move_it_is() {
-    let t = Tables::expand(&random_anchors(7, Form::SideToMove), Form::SideToMove);
-    let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
-    let mut differs = 0;
-    for b in random_positions(30) {
-        let v = eval(&b);
-        assert!(v.abs() <= EVAL_MAX);
-        differs += usize::from(eval(&b.pass()) != -v);
-        for s in 1..8 {
-            let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
-            assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+    for set in PatternSet::ALL {
+        let anchors = random_anchors(7, set, Form::SideToMove);
+        let t = Tables::expand(&anchors, set, Form::SideToMove);
+        let eval = |b: &Board| t.evaluate_with(Portable, pattern::pext_portable, b);
+        let mut differs = 0;
+        for b in random_positions(30) {
+            let v = eval(&b);
+            assert!(v.abs() <= EVAL_MAX);
+            differs += usize::from(eval(&b.pass()) != -v);
+            for s in 1..8 {
+                let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
+                assert_eq!(eval(&m), v, "symmetry {s} of {b:?}");
+            }
         }
+        assert!(differs > 1000, "{differs} positions priced the move");
     }
-    assert!(differs > 1000, "{differs} positions priced the move");
 }
 
 #[test]
 fn untied_weights_evaluate_exactly_as_the_tied_ones() {
-    let tied = random_anchors(8, Form::ColourTied);
-    let (a, b) = (
-        Tables::expand(&tied, Form::ColourTied),
-        Tables::expand(&untie(&tied), Form::SideToMove),
-    );
-    for p in random_positions(30) {
-        assert_eq!(
-            a.evaluate_with(Portable, pattern::pext_portable, &p),
-            b.evaluate_with(Portable, pattern::pext_portable, &p),
-            "{p:?}"
+    for set in PatternSet::ALL {
+        let tied = random_anchors(8, set, Form::ColourTied);
+        let (a, b) = (
+            Tables::expand(&tied, set, Form::ColourTied),
+            Tables::expand(&untie(set, &tied), set, Form::SideToMove),
         );
+        for p in random_positions(30) {
+            assert_eq!(
+                a.evaluate_with(Portable, pattern::pext_portable, &p),
+                b.evaluate_with(Portable, pattern::pext_portable, &p),
+                "{p:?}"
+            );
+        }
     }
+}
+
+#[test]
+fn classic_weights_carried_over_evaluate_as_before() {
+    // Extended weights whose three added patterns weigh nothing evaluate as the
+    // classic weights they copy, in either form.
+    for form in Form::ALL {
+        let classic = random_anchors(9, PatternSet::Classic, form);
+        let extended = carry_over(PatternSet::Classic, PatternSet::Extended, form, &classic)
+            .expect("the extended set holds the classic patterns");
+        let (a, b) = (
+            Tables::expand(&classic, PatternSet::Classic, form),
+            Tables::expand(&extended, PatternSet::Extended, form),
+        );
+        for p in random_positions(30) {
+            assert_eq!(
+                a.evaluate_with(Portable, pattern::pext_portable, &p),
+                b.evaluate_with(Portable, pattern::pext_portable, &p),
+                "{p:?}"
+            );
+        }
+    }
+    let extended = random_anchors(9, PatternSet::Extended, Form::SideToMove);
+    let back = carry_over(
+        PatternSet::Extended,
+        PatternSet::Classic,
+        Form::SideToMove,
+        &extended,
+    );
+    assert!(back.is_none(), "dropping patterns is no carry-over");
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -84,29 +122,34 @@ fn the_fast_copy_agrees_with_the_portable_one() {
     if !crate::board::movegen::has_fast_kernel() {
         return;
     }
-    let t = random_tables(6);
-    for b in random_positions(20) {
-        let slow = t.evaluate_with(Portable, pattern::pext_portable, &b);
-        // SAFETY: the CPU has the features, checked above.
-        assert_eq!(unsafe { evaluate_fast(&t, &b) }, slow);
+    for set in PatternSet::ALL {
+        let t = random_tables(6, set);
+        for b in random_positions(20) {
+            let slow = t.evaluate_with(Portable, pattern::pext_portable, &b);
+            // SAFETY: the CPU has the features, checked above.
+            assert_eq!(unsafe { evaluate_fast(&t, &b) }, slow);
+        }
     }
 }
 
 #[test]
 fn views_read_every_instance_once() {
-    // Each of the 46 views reads a distinct square set, and together they
-    // read each square of each pattern's orbit.
-    let layout = Layout::of(Form::ColourTied);
-    let mut instances = Vec::new();
-    for (mask, views) in layout.masks.iter().zip(&layout.views) {
-        for &s in views {
-            let inst = crate::knowledge::layout::instance(*mask, s);
-            assert_eq!(inst.count_ones(), mask.count_ones());
-            assert!(!instances.contains(&inst));
-            instances.push(inst);
+    // Each view of a set reads a distinct square set, and together they read
+    // each square of each pattern's orbit.
+    for (set, count) in [(PatternSet::Classic, 46), (PatternSet::Extended, 58)] {
+        let layout = Layout::of(set, Form::ColourTied);
+        let mut instances = Vec::new();
+        for (mask, views) in layout.masks.iter().zip(&layout.views) {
+            for &s in views {
+                let inst = crate::knowledge::layout::instance(*mask, s);
+                assert_eq!(inst.count_ones(), mask.count_ones());
+                assert!(!instances.contains(&inst));
+                instances.push(inst);
+            }
         }
+        assert_eq!(instances.len(), count);
+        assert_eq!(layout.view_count(), count);
     }
-    assert_eq!(instances.len(), crate::knowledge::layout::VIEW_COUNT);
     assert_eq!(images(0x8040_2010_0804_0201)[4], 0x8040_2010_0804_0201);
     for s in 0..8 {
         assert_eq!(

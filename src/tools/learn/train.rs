@@ -17,11 +17,11 @@
 use super::cli::{bar, command_line, parse_rules};
 use super::pairing;
 use super::sample::Sample;
-use crate::eval::learned::{Counts, for_each_view, untie};
+use crate::eval::learned::{Counts, carry_over, for_each_view, untie};
 use crate::eval::pattern::pext_portable;
 use crate::eval::{from_float_discs, to_discs};
 use crate::knowledge::layout::{
-    ANCHOR_STEP, ANCHORS, Form, Layout, VIEW_COUNT, anchor_counts_discs, anchor_of,
+    ANCHOR_STEP, ANCHORS, Form, Layout, MAX_VIEWS, PatternSet, anchor_counts_discs, anchor_of,
 };
 use crate::knowledge::mlw::{self, WeightsFile};
 use crate::rng::Rng;
@@ -37,6 +37,8 @@ pub struct TrainRequest {
     /// The rules the weights are for: every training position must be of them,
     /// and the weights file says so.
     pub rules: Variant,
+    /// The patterns the weights are fitted over.
+    pub patterns: PatternSet,
     /// How the fitted weights are tied (the layout they are in).
     pub form: Form,
     /// Seed of the held-out split.
@@ -53,7 +55,8 @@ pub struct TrainRequest {
     /// Σ (eval(x) − label)² + λ Σ (w − prior)², so that what earlier data taught
     /// a weight stays where the new data says little about it (the data of
     /// earlier rounds need not be kept). `None`: the prior is 0. A colour-tied
-    /// prior of a side-to-move fit is [`untie`]d first.
+    /// prior of a side-to-move fit is [`untie`]d first, and a prior of a
+    /// smaller pattern set [`carry_over`]ed.
     pub prior: Option<WeightsFile>,
     /// Pair each search label with its child's ([`pairing`]), cancelling the
     /// odd/even bias of one-depth search labels.
@@ -79,8 +82,9 @@ pub struct TrainReport {
 /// One position, reduced to what the fit reads.
 #[derive(Clone, Copy, Debug)]
 struct Row {
-    /// Configuration of each view, in the layout's order.
-    views: [u16; VIEW_COUNT],
+    /// Configuration of each view, in the layout's order (the first
+    /// `Layout::view_count` entries).
+    views: [u16; MAX_VIEWS],
     counts: Counts,
     empties: u8,
     /// In discs: whole ones, or halves where [`pairing`] paired it.
@@ -89,11 +93,11 @@ struct Row {
 }
 
 impl Row {
-    fn of(s: &Sample, label: f32, seed: u64, holdout_percent: u32) -> Row {
+    fn of(s: &Sample, layout: &Layout, label: f32, seed: u64, holdout_percent: u32) -> Row {
         let board = s.board();
-        let mut views = [0u16; VIEW_COUNT];
+        let mut views = [0u16; MAX_VIEWS];
         let mut n = 0;
-        for_each_view(pext_portable, &board, |_, c| {
+        for_each_view(layout, pext_portable, &board, |_, c| {
             views[n] = c as u16;
             n += 1;
         });
@@ -187,10 +191,22 @@ pub fn train_files(
             prior.form.name(),
             req.form.name()
         );
+        anyhow::ensure!(
+            can_carry(prior.patterns, req.patterns),
+            "a prior of the {} pattern set cannot start a fit of the {} set",
+            prior.patterns.name(),
+            req.patterns.name()
+        );
     }
     let samples = read_samples_of(files, req.rules)?;
     anyhow::ensure!(!samples.is_empty(), "no positions in the training files");
     Ok(train(&samples, req, log, progress))
+}
+
+/// Whether weights of set `from` can start a fit of set `to` ([`carry_over`]):
+/// `to` holds every pattern of `from`.
+fn can_carry(from: PatternSet, to: PatternSet) -> bool {
+    from.patterns().iter().all(|d| to.patterns().contains(d))
 }
 
 /// The data's rows, sorted by empties, with where each empties count starts.
@@ -305,10 +321,11 @@ fn dot(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 impl Data {
     /// The rows of `samples`, sorted by empties, and where each count starts.
     fn of(samples: &[Sample], labels: &[f32], req: &TrainRequest) -> Data {
+        let layout = Layout::of(req.patterns, req.form);
         let mut rows: Vec<Row> = samples
             .par_iter()
             .zip(labels)
-            .map(|(s, &label)| Row::of(s, label, req.seed, req.holdout_percent))
+            .map(|(s, &label)| Row::of(s, layout, label, req.seed, req.holdout_percent))
             .collect();
         rows.sort_by_key(|r| r.empties);
         let first: Vec<usize> = (0..62)
@@ -337,8 +354,10 @@ fn start_from(
     let anchors = if prior.form == req.form {
         prior.anchors.clone()
     } else {
-        untie(&prior.anchors)
+        untie(prior.patterns, &prior.anchors)
     };
+    let anchors = carry_over(prior.patterns, req.patterns, req.form, &anchors)
+        .expect("a prior of a smaller set (train_files refuses others)");
     let w0: Vec<Vec<f64>> = anchors
         .iter()
         .map(|a| a.iter().map(|&x| to_discs(i32::from(x))).collect())
@@ -370,6 +389,7 @@ fn weights_file(req: &TrainRequest, w: &[Vec<f64>]) -> WeightsFile {
     let quantise = |x: f64| from_float_discs(x).round().clamp(-32767.0, 32767.0) as i16;
     WeightsFile {
         rules: req.rules,
+        patterns: req.patterns,
         form: req.form,
         note: req.note.clone(),
         anchors: w
@@ -386,7 +406,7 @@ pub fn train(
     log: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(u32),
 ) -> TrainReport {
-    let layout = Layout::of(req.form);
+    let layout = Layout::of(req.patterns, req.form);
     let labels = if req.pair_child {
         let paired = pairing::pair_with_children(samples);
         log(&format!(
@@ -529,6 +549,11 @@ pub struct TrainArgs {
     /// colour-tied `--prior` is rewritten in this form first).
     #[arg(long, default_value = "colour-tied", value_parser = Form::parse)]
     pub form: Form,
+    /// The patterns to fit: `classic` (the 11 of Logistello and Edax, 46 views)
+    /// or `extended` (those and three 10-square corner patterns, 58 views; a
+    /// classic `--prior` is carried over with the added patterns at zero).
+    #[arg(long, default_value = "classic", value_parser = PatternSet::parse)]
+    pub patterns: PatternSet,
     /// Give each search label the mean of it and its child's label along the
     /// game (negated for the other side), which cancels the odd/even bias of
     /// labels searched at one depth; other labels stay as they are.
@@ -555,6 +580,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let req = TrainRequest {
         rules: args.variant,
+        patterns: args.patterns,
         form: args.form,
         seed: args.seed,
         holdout_percent: args.holdout,

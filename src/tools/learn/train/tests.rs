@@ -19,6 +19,7 @@ fn samples() -> Vec<Sample> {
 fn test_request(note: &str) -> TrainRequest {
     TrainRequest {
         rules: Variant::Othello,
+        patterns: PatternSet::Classic,
         form: Form::ColourTied,
         seed: 1,
         holdout_percent: 20,
@@ -78,7 +79,7 @@ fn the_fit_lowers_the_held_out_error_and_replays_bit_for_bit() {
 /// The mean absolute error in discs of the engine's evaluation with `file`
 /// on `samples`.
 fn engine_mae(file: &WeightsFile, samples: &[&Sample]) -> f64 {
-    let tables = crate::eval::learned::Tables::expand(&file.anchors, file.form);
+    let tables = crate::eval::learned::Tables::expand(&file.anchors, file.patterns, file.form);
     let sum: f64 = samples
         .iter()
         .map(|s| {
@@ -169,7 +170,7 @@ fn a_side_to_move_fit_starts_from_an_untied_prior() {
         },
     );
     assert_eq!(pinned.form, Form::SideToMove);
-    assert_eq!(pinned.anchors, untie(&tied.anchors));
+    assert_eq!(pinned.anchors, untie(PatternSet::Classic, &tied.anchors));
     // Free, it learns from the new half what the tied weights could not say.
     let free = fit(new, &side);
     let news: Vec<Sample> = new
@@ -195,6 +196,62 @@ fn a_side_to_move_fit_starts_from_an_untied_prior() {
 }
 
 #[test]
+fn an_extended_fit_starts_from_a_classic_prior_and_not_back() {
+    let data = samples();
+    let (old, new) = data.split_at(data.len() / 2);
+    let fit = |samples: &[Sample], req: &TrainRequest| {
+        mlw::parse(&train(samples, req, &mut |_| {}, &mut |_| {}).bytes).unwrap()
+    };
+    let classic = fit(old, &test_request("classic"));
+    let extended = TrainRequest {
+        patterns: PatternSet::Extended,
+        form: Form::SideToMove,
+        prior: Some(classic.clone()),
+        ..test_request("extended")
+    };
+    // Pinned to the prior, the fit is the prior untied and carried over.
+    let pinned = fit(
+        new,
+        &TrainRequest {
+            ridge: 1e12,
+            ..extended.clone()
+        },
+    );
+    assert_eq!(pinned.patterns, PatternSet::Extended);
+    let untied = untie(PatternSet::Classic, &classic.anchors);
+    let carried = carry_over(
+        PatternSet::Classic,
+        PatternSet::Extended,
+        Form::SideToMove,
+        &untied,
+    );
+    assert_eq!(Some(pinned.anchors), carried);
+    // Free, the added patterns learn something, and the file reads back as extended.
+    let free = fit(new, &extended);
+    assert_eq!(free.patterns, PatternSet::Extended);
+    let layout = Layout::of(PatternSet::Extended, Form::SideToMove);
+    let triangle = layout.offsets[11]..layout.offsets[12];
+    assert!(
+        free.anchors
+            .iter()
+            .any(|a| a[triangle.clone()].iter().any(|&w| w != 0))
+    );
+    // An extended prior cannot start a classic fit.
+    let dir = std::env::temp_dir().join(format!("mollett-train-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.txt");
+    write_lines(&path, new.iter().copied(), Variant::Othello);
+    let back = TrainRequest {
+        form: Form::SideToMove,
+        prior: Some(free),
+        ..test_request("back")
+    };
+    let e = train_files(&[path], &back, &mut |_| {}, &mut |_| {}).unwrap_err();
+    assert!(format!("{e}").contains("extended pattern set"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
     let req = DatagenRequest {
         rules: Variant::Anti,
@@ -212,6 +269,7 @@ fn data_of_other_rules_is_refused_and_the_file_names_its_rules() {
     write_lines(&path, games, Variant::Anti);
     let mut treq = TrainRequest {
         rules: Variant::Othello,
+        patterns: PatternSet::Classic,
         form: Form::ColourTied,
         seed: 1,
         holdout_percent: 10,
