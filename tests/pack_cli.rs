@@ -184,3 +184,38 @@ fn outputs_never_replace_other_files_nor_stay_half_written() {
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn jobs_is_the_one_name_for_work_side_by_side_and_threads_still_reads() {
+    // datagen's --jobs (games at once) and its older name --threads make the same
+    // file, which does not depend on the count; the default evaluation is the
+    // learned one, as for relabel and the engine.
+    let d = std::env::temp_dir().join(format!("mollett-jobs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = d.join(name);
+        let mut args = vec!["datagen", "--games", "4", "--depth", "2", "--out", s(&out)];
+        args.extend_from_slice(extra);
+        let (ok, err) = mollett(&args);
+        assert!(ok, "{err}");
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let jobs = run("jobs.txt", &["--jobs", "2"]);
+    assert_eq!(run("threads.txt", &["--threads", "1"]), jobs);
+    assert_eq!(
+        run("learned.txt", &["--eval", "learned", "--jobs", "1"]),
+        jobs
+    );
+    assert_ne!(run("mobility.txt", &["--eval", "mobility"]), jobs);
+    let help = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["match", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--jobs") && help.contains("alias: --concurrency"),
+        "{help}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -64,8 +64,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "[NAME=]CLOCK")]
     pub clock: Vec<String>,
     /// Games played at once, 1..=1024 (default: cores / threads per engine).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub concurrency: Option<u16>,
+    /// `--concurrency` is the older name.
+    #[arg(long, visible_alias = "concurrency", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
     /// Search threads each engine uses, 1..=1024 (only sets the default
     /// concurrency).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -137,7 +138,7 @@ pub fn run_match(args: MatchArgs) -> Result<()> {
     .resolve(&names)?;
     let openings = openings(&args)?;
     let games = args.games.map_or(2 * openings.len(), usize::from);
-    let concurrency = args.concurrency.map_or_else(
+    let concurrency = args.jobs.map_or_else(
         || (num_cpus::get() / usize::from(args.threads_per_engine)).max(1),
         usize::from,
     );

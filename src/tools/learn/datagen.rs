@@ -230,16 +230,17 @@ pub struct DatagenArgs {
     /// Chance, per thousand midgame moves, of a random move instead of the search's.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub noise: u32,
-    /// The evaluation both sides play with.
-    #[arg(long, default_value = "mobility")]
+    /// The evaluation both sides play with (as `relabel` and the engine: the
+    /// learned one).
+    #[arg(long, default_value = "learned")]
     pub eval: EvalKind,
     /// Table size per game, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Games played at once (default: all logical CPUs); the output does not
-    /// depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    /// depend on it. `--threads` is the older name.
+    #[arg(long, visible_alias = "threads", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 }
 
 /// The `--labels` of `datagen`.
@@ -294,7 +295,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
         eval: args.eval,
         hash_mb: args.hash,
     };
-    let pool = pool(args.threads)?;
+    let pool = pool(args.jobs)?;
     let progress = bar(args.shard.len(args.games), "games");
     let played = pool.install(|| {
         crate::tools::learn::run_datagen(&req, args.games, args.shard, &args.out, &mut |done, _| {

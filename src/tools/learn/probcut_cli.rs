@@ -51,9 +51,9 @@ pub struct ProbCutArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Positions searched at once (default: all logical CPUs); the output does
-    /// not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    /// not depend on it. `--threads` is the older name.
+    #[arg(long, visible_alias = "threads", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 }
 
 /// The scores file's lines, after cutting a torn last line (an interrupt in
@@ -97,7 +97,7 @@ fn search_positions<R: RuleSearch>(
 ) -> Result<()> {
     let progress = crate::tools::learn::cli::bar(todo.len() as u64, "positions");
     let stop = AtomicBool::new(false);
-    let pool = crate::tools::learn::cli::pool(args.threads)?;
+    let pool = crate::tools::learn::cli::pool(args.jobs)?;
     pool.install(|| {
         todo.par_iter().try_for_each(|&p| -> Result<()> {
             if let Some(d) = depth_scores::<R>(p, args.max_depth, &stop)? {

@@ -283,9 +283,9 @@ pub struct RelabelArgs {
     #[arg(long)]
     pub redo_search: bool,
     /// Games relabelled at once (default: all logical CPUs); the output does not
-    /// depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    /// depend on it. `--threads` is the older name.
+    #[arg(long, visible_alias = "threads", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 }
 
 /// Runs `mollett relabel`.
@@ -298,7 +298,7 @@ pub fn run(args: RelabelArgs) -> anyhow::Result<()> {
         hash_mb: args.hash,
         redo_search: args.redo_search,
     };
-    let pool = pool(args.threads)?;
+    let pool = pool(args.jobs)?;
     let mut progress: Option<ProgressBar> = None;
     let done = pool.install(|| {
         run_relabel(
