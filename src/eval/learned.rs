@@ -150,10 +150,8 @@ struct View {
 /// cost a tenth of a second before the first move).
 #[derive(Debug)]
 pub struct Tables {
-    /// The patterns the weights are for.
-    set: PatternSet,
-    /// How the weights are tied.
-    form: Form,
+    /// The layout of the weights: their pattern set and form.
+    layout: &'static Layout,
     /// The views, in the layout's order.
     views: Vec<View>,
     /// Offset of each pattern's configurations in [`Phase::patterns`].
@@ -197,8 +195,7 @@ impl Tables {
             })
             .collect();
         Tables {
-            set,
-            form,
+            layout,
             views,
             starts,
             anchors: anchors.to_vec(),
@@ -216,7 +213,7 @@ impl Tables {
     /// Interpolates the anchors' weights at `e` empties and expands them to every
     /// configuration.
     fn expand_phase(&self, e: u32) -> Phase {
-        let layout = Layout::of(self.set, self.form);
+        let layout = self.layout;
         let anchors = &self.anchors;
         let (k, r) = anchor_of(e);
         let hi = (k + 1).min(ANCHORS - 1);
@@ -319,18 +316,18 @@ pub fn carry_over(
     form: Form,
     anchors: &[Vec<i16>],
 ) -> Option<Vec<Vec<i16>>> {
+    if !to.holds(from) {
+        return None;
+    }
     let (a, b) = (Layout::of(from, form), Layout::of(to, form));
-    let places: Vec<usize> = from
-        .patterns()
-        .iter()
-        .map(|d| to.patterns().iter().position(|e| e == d))
-        .collect::<Option<_>>()?;
+    let place = |d| to.patterns().iter().position(|e| e == d);
     Some(
         anchors
             .iter()
             .map(|w| {
                 let mut out = vec![0i16; b.len];
-                for (i, &j) in places.iter().enumerate() {
+                for (i, d) in from.patterns().iter().enumerate() {
+                    let j = place(d).expect("`to` holds every pattern of `from`");
                     let n = a.canons[i].params;
                     out[b.offsets[j]..b.offsets[j] + n]
                         .copy_from_slice(&w[a.offsets[i]..a.offsets[i] + n]);

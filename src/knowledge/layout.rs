@@ -139,6 +139,12 @@ impl PatternSet {
         }
     }
 
+    /// Whether this set has every pattern of `other` (so weights of `other`
+    /// carry over to it).
+    pub fn holds(self, other: PatternSet) -> bool {
+        other.patterns().iter().all(|d| self.patterns().contains(d))
+    }
+
     /// The name `mollett train --patterns` takes.
     pub fn name(self) -> &'static str {
         match self {

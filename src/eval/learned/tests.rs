@@ -222,7 +222,7 @@ fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
             assert_eq!(v, (tables + guard).clamp(-EVAL_MAX, EVAL_MAX), "{p:?}");
             // The guard is antisymmetric; the tables are too only if colour-tied.
             assert_eq!(wipeout_guard(&p.pass()), -guard, "{p:?}");
-            if embedded().form == Form::ColourTied {
+            if embedded().layout.form == Form::ColourTied {
                 assert_eq!(evaluate_learned(&p.pass()), -v, "{p:?}");
             }
             for s in 1..8 {
@@ -248,7 +248,7 @@ fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
     for b in random_positions(30) {
         let v = evaluate_learned_anti(&b);
         assert_eq!(Anti::evaluate(crate::eval::EvalKind::Learned, &b), v);
-        if embedded_anti().form == Form::ColourTied {
+        if embedded_anti().layout.form == Form::ColourTied {
             assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
         }
         assert!(v.abs() <= EVAL_MAX);

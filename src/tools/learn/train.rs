@@ -190,7 +190,7 @@ pub fn train_files(
             req.form.name()
         );
         anyhow::ensure!(
-            can_carry(prior.patterns, req.patterns),
+            req.patterns.holds(prior.patterns),
             "a prior of the {} pattern set cannot start a fit of the {} set",
             prior.patterns.name(),
             req.patterns.name()
@@ -199,12 +199,6 @@ pub fn train_files(
     let samples = read_samples_of(files, req.rules)?;
     anyhow::ensure!(!samples.is_empty(), "no positions in the training files");
     Ok(train(&samples, req, log, progress))
-}
-
-/// Whether weights of set `from` can start a fit of set `to` ([`carry_over`]):
-/// `to` holds every pattern of `from`.
-fn can_carry(from: PatternSet, to: PatternSet) -> bool {
-    from.patterns().iter().all(|d| to.patterns().contains(d))
 }
 
 /// The data's rows, sorted by empties, with where each empties count starts.
