@@ -5,11 +5,15 @@
 //! depth: the search always runs to the end of the game. Layers, deepest first:
 //! - [`Solver::solve`]: the root, a principal-variation search over the window;
 //! - `pvs`: PV nodes (few), full window, null-window probes for later moves;
-//! - `nws` (null-window search) above `SHALLOW_EMPTIES`: transposition table,
-//!   stability cut-off, fastest-first ordering;
+//! - `nws` (null-window search) above `SHALLOW_EMPTIES`: transposition table
+//!   (from `ENDGAME_TT_MIN_EMPTIES`), fastest-first ordering (the learned
+//!   evaluation's, then a small search's, with more empties);
 //! - `nws` at `SHALLOW_EMPTIES` or fewer: no table, moves in quadrant-parity order;
 //! - `solve_4` .. `solve_1` (in `last_empties`): hand-unrolled last empties, parity
 //!   order, no move mask.
+//!
+//! Every `nws` node from `STABILITY_MIN_EMPTIES` up first tries the stability
+//! cut-off, the last four empties included.
 //!
 //! The recursive functions exist twice, once compiled for the baseline and once for
 //! AVX2/BMI/LZCNT/POPCNT, chosen at run time (see `board::movegen`).
@@ -241,20 +245,30 @@ fn nws_body<K: Kernel, R: RuleSearch>(
     alpha: i32,
     recurse: impl Fn(&mut Solver<R>, R::Pos, i32) -> i32,
 ) -> i32 {
-    // Step 1. The last four empties: the rules' specialised solver.
+    // Step 1. Stability cut-off: stable discs cap what the mover can reach
+    // (a node, counted, even where the specialised solver below would have
+    // taken it).
     let empty = R::board(&board).empty();
     let empties = empty.count_ones();
+    if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
+        let cap = R::score_cap(&board);
+        if cap <= alpha {
+            s.ctx.nodes += 1;
+            return cap;
+        }
+    }
+    // Step 2. The last four empties: the rules' specialised solver.
     if empties <= 4
         && let Some(v) = R::last_empties(k, &mut s.ctx.nodes, &board, alpha, empties)
     {
         return v;
     }
-    // Step 2. Count the node; poll the stop flag.
+    // Step 3. Count the node; poll the stop flag.
     s.ctx.nodes += 1;
     if s.should_stop() {
         return 0;
     }
-    // Step 3. No move: a pass, or the end of the game.
+    // Step 4. No move: a pass, or the end of the game.
     let moves = R::moves(k, &board);
     if moves == 0 {
         let passed = R::pass(&board);
@@ -262,14 +276,6 @@ fn nws_body<K: Kernel, R: RuleSearch>(
             return R::final_score(&board);
         }
         return -recurse(s, passed, -alpha - 1);
-    }
-
-    // Step 4. Stability cut-off: stable discs cap what the mover can reach.
-    if empties >= STABILITY_MIN_EMPTIES && alpha >= stability_threshold(empties) {
-        let cap = R::score_cap(&board);
-        if cap <= alpha {
-            return cap;
-        }
     }
 
     // Step 5. Shallow nodes: no table, the moves in parity order.

@@ -3,28 +3,39 @@
 use super::probcut::Selectivity;
 
 /// At this many empties or fewer the endgame null-window search tries moves in
-/// parity order without sorting them: the subtrees are too small to repay a sort.
-/// On FFO 20–35, 6 searched 16% fewer nodes than 7 (Edax's value) at no cost in
-/// speed; 5 and 4 save more nodes but lose more time.
-pub const SHALLOW_EMPTIES: u32 = 6;
+/// parity order without sorting them (in Othello and Anti-Reversi the
+/// hand-unrolled last four empties take these nodes). On FFO 20–35, 6 searched
+/// 16% fewer nodes than 7 (Edax's value) at no cost in speed; with the
+/// stability cut-off from 4 empties and the bands below (FFO 40–49, one thread,
+/// 2026-12-07), 4 took 576 M nodes where 5 took 652 M, in the same time: a
+/// fastest-first choice among five empties leaves the cheapest cut.
+pub const SHALLOW_EMPTIES: u32 = 4;
 
 /// The endgame solver probes and stores the table from this many empties up;
 /// below, a probe (a likely cache miss) costs more than the subtree it saves:
-/// on FFO 20–35, starting at 7 cut nodes by 6% but ran slower.
-pub const ENDGAME_TT_MIN_EMPTIES: u32 = 8;
+/// on FFO 20–35, starting at 7 cut nodes by 6% but ran slower. Once five
+/// empties were sorted fastest-first, 7 took FFO 40–49 to 593 M nodes against
+/// 608 M at 8, in no more time.
+pub const ENDGAME_TT_MIN_EMPTIES: u32 = 7;
 
 /// From this many empties up, endgame moves are sorted fastest-first (fewest
 /// replies for the opponent), which costs one move generation per child.
 pub const FASTEST_FIRST_MIN_EMPTIES: u32 = SHALLOW_EMPTIES + 1;
 
-/// From this many empties up, the solver tries the stability cut-off.
-pub const STABILITY_MIN_EMPTIES: u32 = 6;
+/// From this many empties up, the solver tries the stability cut-off, before
+/// the last four empties' own solver: near the end most discs are stable, and
+/// one count of them spares a whole subtree. FFO 40–49, one thread: 593 M
+/// nodes from 4 against 741 M from 6 (the earlier value), in less time.
+pub const STABILITY_MIN_EMPTIES: u32 = 4;
 
 /// The stability cut-off is tried only when `alpha` is at least this high: the
 /// opponent needs `(64 - alpha) / 2` stable discs for a cut, which is unlikely
-/// with many empties and a low `alpha`, and counting them is not free.
+/// with many empties and a low `alpha`, and counting them is not free. FFO
+/// 40–49, one thread, cut-off from 4 empties: `2 * empties - 12` took 594 M
+/// nodes in 61.9 s, `- 4` 604 M in 63.2 s, `- 0` 678 M, `- 20` 594 M in 68.2 s
+/// (the count costs more than it cuts).
 pub const fn stability_threshold(empties: u32) -> i32 {
-    2 * empties as i32 - 4
+    2 * empties as i32 - 12
 }
 
 /// Nodes between two looks at the shared stop flag: about 0.1 ms of search, far
@@ -59,7 +70,8 @@ pub const SOLVER_CORNER_BONUS: i32 = 8;
 
 /// The exact solver's fastest-first ordering: bonus for a move into a region
 /// with an odd number of empties (quadrant parity, as in the shallow nodes), a
-/// quarter of a reply: the last tie-break.
+/// quarter of a reply: the last tie-break. FFO 40–49, one thread (2026-12-07):
+/// 576 M nodes at 4, 593 M at 0.
 pub const SOLVER_PARITY_BONUS: i32 = 4;
 
 /// Ordering malus for an X-square next to an empty corner: it usually gives the
@@ -102,8 +114,11 @@ pub const ITERATION_GROWTH: f64 = 3.0;
 /// reply) instead of fastest-first alone. Measured on FFO 40–49, one thread,
 /// with the round-10 weights and a 2-ply search from 18: 1,496 M nodes from 13,
 /// 1,356 M from 15, 1,326 M from 17; the hand-written evaluation from 15 (as
-/// before): 1,529 M.
-pub const EVAL_ORDER_MIN_EMPTIES: u32 = 16;
+/// before): 1,529 M. With fastest-first from 5 empties and the shipped
+/// weights (2026-12-07, before the stability change): 900 M from 16, 820 M
+/// from 14 or 13, 812 M from 12, 857 M from 10; with everything else as now,
+/// 593 M from 12 against 667 M from 16.
+pub const EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 
 /// From this many empties up, the exact solver orders moves by a small search
 /// ([`SEARCH_ORDER_DEPTH`] plies over the learned evaluation) below each move:
@@ -129,8 +144,9 @@ pub const SEARCH_ORDER_DEPTH: u32 = 2;
 
 /// From this many empties up, the exact solver probes the table for every child
 /// before searching (enhanced transposition cut-off): one probe per move is cheap
-/// next to a subtree this large. It cut nodes by 6–7% on FFO 20–42 at 12.
-pub const ETC_MIN_EMPTIES: u32 = 11;
+/// next to a subtree this large. It cut nodes by 6–7% on FFO 20–42 at 12. On
+/// FFO 40–49 (2026-12-07): 593 M nodes from 9 against 602 M from 11.
+pub const ETC_MIN_EMPTIES: u32 = 9;
 
 /// With several threads, positions this deep or deeper in the exact solver are
 /// claimed while searched, and a thread defers a move another thread is on.
