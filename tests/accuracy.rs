@@ -102,7 +102,11 @@ fn a_line_without_every_move_scored_is_refused_by_number() {
 #[test]
 fn the_committed_test_sets_score_every_legal_move() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
-    for (name, empties, count) in [("accuracy-20.obf", 20, 100), ("accuracy-24.obf", 24, 40)] {
+    for (name, empties, count) in [
+        ("accuracy-20.obf", 20, 100),
+        ("accuracy-24.obf", 24, 40),
+        ("accuracy-28.obf", 28, 30),
+    ] {
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path).expect("the test set is committed");
         let entries = mollett::format::parse_obf(&text).expect("the test set parses");
