@@ -7,15 +7,16 @@ use super::probcut::Selectivity;
 /// hand-unrolled last four empties take these nodes). On FFO 20–35, 6 searched
 /// 16% fewer nodes than 7 (Edax's value) at no cost in speed; with the
 /// stability cut-off from 4 empties and the bands below (FFO 40–49, one thread,
-/// 2026-12-07), 4 took 576 M nodes where 5 took 652 M, in the same time: a
-/// fastest-first choice among five empties leaves the cheapest cut.
+/// 2026-12-07, [`SOLVER_PARITY_BONUS`] at 0), 4 took 593 M nodes where 5 took
+/// 652 M, in the same time: a fastest-first choice among five empties leaves
+/// the cheapest cut.
 pub const SHALLOW_EMPTIES: u32 = 4;
 
 /// The endgame solver probes and stores the table from this many empties up;
 /// below, a probe (a likely cache miss) costs more than the subtree it saves:
 /// on FFO 20–35, starting at 7 cut nodes by 6% but ran slower. Once five
 /// empties were sorted fastest-first, 7 took FFO 40–49 to 593 M nodes against
-/// 608 M at 8, in no more time.
+/// 608 M at 8, in no more time (parity bonus at 0, as below).
 pub const ENDGAME_TT_MIN_EMPTIES: u32 = 7;
 
 /// From this many empties up, endgame moves are sorted fastest-first (fewest
@@ -24,8 +25,9 @@ pub const FASTEST_FIRST_MIN_EMPTIES: u32 = SHALLOW_EMPTIES + 1;
 
 /// From this many empties up, the solver tries the stability cut-off, before
 /// the last four empties' own solver: near the end most discs are stable, and
-/// one count of them spares a whole subtree. FFO 40–49, one thread: 593 M
-/// nodes from 4 against 741 M from 6 (the earlier value), in less time.
+/// one count of them spares a whole subtree. FFO 40–49, one thread, parity
+/// bonus at 0: 593 M nodes from 4 against 741 M from 6 (the earlier value),
+/// in less time.
 pub const STABILITY_MIN_EMPTIES: u32 = 4;
 
 /// The stability cut-off is tried only when `alpha` is at least this high: the
@@ -116,8 +118,8 @@ pub const ITERATION_GROWTH: f64 = 3.0;
 /// 1,356 M from 15, 1,326 M from 17; the hand-written evaluation from 15 (as
 /// before): 1,529 M. With fastest-first from 5 empties and the shipped
 /// weights (2026-12-07, before the stability change): 900 M from 16, 820 M
-/// from 14 or 13, 812 M from 12, 857 M from 10; with everything else as now,
-/// 593 M from 12 against 667 M from 16.
+/// from 14 or 13, 812 M from 12, 857 M from 10; with everything else as now
+/// but the parity bonus at 0, 593 M from 12 against 667 M from 16.
 pub const EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 
 /// From this many empties up, the exact solver orders moves by a small search
@@ -145,7 +147,8 @@ pub const SEARCH_ORDER_DEPTH: u32 = 2;
 /// From this many empties up, the exact solver probes the table for every child
 /// before searching (enhanced transposition cut-off): one probe per move is cheap
 /// next to a subtree this large. It cut nodes by 6–7% on FFO 20–42 at 12. On
-/// FFO 40–49 (2026-12-07): 593 M nodes from 9 against 602 M from 11.
+/// FFO 40–49 (2026-12-07, parity bonus at 0): 593 M nodes from 9 against
+/// 602 M from 11.
 pub const ETC_MIN_EMPTIES: u32 = 9;
 
 /// With several threads, positions this deep or deeper in the exact solver are
