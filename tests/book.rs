@@ -3,26 +3,14 @@
 
 mod common;
 
-use common::{Engine, Scratch, gtp_response, mollett, run_script, s};
+use common::{
+    Engine, Scratch, build_small_book, gtp_response, learn_one_game, mollett, run_script, s,
+};
 use std::path::Path;
 
 /// A small book: level 2, 10 plies, 2 discs of deviation, at most 120 positions.
 fn build(path: &Path, threads: &str) -> (bool, String, String) {
-    mollett(&[
-        "book",
-        "build",
-        s(path),
-        "--level",
-        "2",
-        "--depth",
-        "10",
-        "--deviation",
-        "2",
-        "--max-positions",
-        "120",
-        "--threads",
-        threads,
-    ])
+    build_small_book(path, "10", "120", threads)
 }
 
 /// Whether two book files hold the same positions and moves (their notes,
@@ -251,26 +239,8 @@ fn gtp_plays_from_the_book_and_mollett_book_sets_it() {
 #[test]
 fn learn_adds_a_games_moves_and_merge_adds_books() {
     let dir = Scratch::new("book-learn");
-    let games = dir.join("games.ggf");
-    // A whole game: the level-1 engine against itself, saved by the console.
-    let out = run_script(
-        &["--threads", "1", "--level", "1"],
-        &format!("mode 2\nsave {}\nquit\n", s(&games)),
-    )
-    .0;
-    assert!(out.contains("move "), "{out}");
     let learned = dir.join("learned.mlb");
-    let (ok, out, err) = mollett(&[
-        "book",
-        "learn",
-        s(&learned),
-        "--games",
-        s(&games),
-        "--depth",
-        "6",
-        "--level",
-        "1",
-    ]);
+    let (ok, out, err) = learn_one_game(&dir.join("games.ggf"), &learned, "6");
     assert!(ok, "{err}");
     assert!(
         out.contains("learned 1 games") && out.contains("6 new positions"),

@@ -338,3 +338,54 @@ pub fn mollett(args: &[&str]) -> (bool, String, String) {
 pub fn s(p: &std::path::Path) -> &str {
     p.to_str().expect("test paths are UTF-8")
 }
+
+/// A whole game of the level-1 engine against itself, saved by the console
+/// as GGF to `games`; then `book learn BOOK --games games --depth D --level 1`.
+pub fn learn_one_game(
+    games: &std::path::Path,
+    book: &std::path::Path,
+    depth: &str,
+) -> (bool, String, String) {
+    let out = run_script(
+        &["--threads", "1", "--level", "1"],
+        &format!("mode 2\nsave {}\nquit\n", s(games)),
+    )
+    .0;
+    assert!(out.contains("move "), "{out}");
+    mollett(&[
+        "book",
+        "learn",
+        s(book),
+        "--games",
+        s(games),
+        "--depth",
+        depth,
+        "--level",
+        "1",
+    ])
+}
+
+/// `book build BOOK --level 2 --depth DEPTH --deviation 2 --max-positions MAX
+/// --threads THREADS`: a small book, quickly.
+pub fn build_small_book(
+    book: &std::path::Path,
+    depth: &str,
+    max: &str,
+    threads: &str,
+) -> (bool, String, String) {
+    mollett(&[
+        "book",
+        "build",
+        s(book),
+        "--level",
+        "2",
+        "--depth",
+        depth,
+        "--deviation",
+        "2",
+        "--max-positions",
+        max,
+        "--threads",
+        threads,
+    ])
+}

@@ -11,12 +11,14 @@
 //! - `import`, `export` ([`exchange`]): Edax's `book.dat` read and written.
 //! - `lines` ([`lines`]): random lines along the book's moves.
 //! - `check` ([`check`]): a sample of the book's values against fresh searches.
+//! - `deepen` ([`deepen`]): a book's positions searched again at a higher level.
 //!
 //! Every tool names the file in its errors; a book file is replaced only
 //! whole (a temporary file renamed over it) and only by a book.
 
 pub mod build;
 pub mod check;
+pub mod deepen;
 pub mod exchange;
 pub mod learn;
 pub mod lines;
@@ -69,6 +71,9 @@ pub enum BookCommand {
     /// Compare a seeded sample of a book's values with fresh searches (book
     /// off): the mean error in discs, by ply band.
     Check(check::CheckArgs),
+    /// Search a book's positions again at a higher level, shallowest first
+    /// (resumable: run it again to go on).
+    Deepen(deepen::DeepenArgs),
 }
 
 /// The book a subcommand works on.
@@ -120,6 +125,7 @@ pub fn run_book(args: BookArgs) -> Result<()> {
         BookCommand::Export(a) => exchange::run_export(a),
         BookCommand::Lines(a) => lines::run_lines(a),
         BookCommand::Check(a) => check::run_check(a),
+        BookCommand::Deepen(a) => deepen::run_deepen(a),
     }
 }
 
@@ -143,16 +149,7 @@ pub fn load_or_new(path: &Path, rules: Variant) -> Result<Book> {
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(Book::new(rules)?);
     }
-    let bytes = crate::input::read_regular_file_bytes(path, BOOK_FILE_LIMIT)
-        .with_context(|| format!("book {}", path.display()))?;
-    if crate::book::edax::looks_like_edax(&bytes) {
-        bail!(
-            "book {}: an Edax book, which is only read; grow a Mollett book made from it \
-             (mollett book import {0} --out FILE.mlb)",
-            path.display()
-        );
-    }
-    let book = crate::book::read(&bytes).with_context(|| format!("book {}", path.display()))?;
+    let book = load_own(path)?;
     if book.rules() != rules {
         bail!(
             "book {}: a book of {}, not {} (--rules)",
@@ -162,6 +159,21 @@ pub fn load_or_new(path: &Path, rules: Variant) -> Result<Book> {
         );
     }
     Ok(book)
+}
+
+/// Reads the Mollett book at `path`, to be changed and written back: an Edax
+/// book (only ever read) is refused, as is a missing file.
+pub fn load_own(path: &Path) -> Result<Book> {
+    let bytes = crate::input::read_regular_file_bytes(path, BOOK_FILE_LIMIT)
+        .with_context(|| format!("book {}", path.display()))?;
+    if crate::book::edax::looks_like_edax(&bytes) {
+        bail!(
+            "book {}: an Edax book, which is only read; grow a Mollett book made from it \
+             (mollett book import {0} --out FILE.mlb)",
+            path.display()
+        );
+    }
+    crate::book::read(&bytes).with_context(|| format!("book {}", path.display()))
 }
 
 /// Writes `book` to `path` whole, replacing only a book file.
