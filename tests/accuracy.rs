@@ -312,3 +312,26 @@ fn the_committed_games_set_holds_twenty_whole_games() {
     assert_eq!(games.len(), 20);
     assert!(games.iter().all(|g| g.game.is_over()));
 }
+
+/// The tuning set the odd-empties bonus was set on
+/// (`benches/data/consistency-tuning-games.txt`, `scripts/make-games-set.sh 12
+/// 90131`): 12 whole games, none of them in the committed games set.
+#[test]
+fn the_tuning_games_set_holds_twelve_other_games() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("committed");
+    let (tuning, committed) = (
+        read("consistency-tuning-games.txt"),
+        read("consistency-games.txt"),
+    );
+    let games = mollett::tools::accuracy::consistency::parse_games(
+        &tuning,
+        mollett::rules::Variant::Othello,
+    )
+    .expect("the games set parses");
+    assert_eq!(games.len(), 12);
+    assert!(games.iter().all(|g| g.game.is_over()));
+    for line in tuning.lines() {
+        assert!(!committed.lines().any(|c| c == line), "{line}");
+    }
+}

@@ -197,7 +197,7 @@ fn the_shipped_weights_count_no_discs_with_20_or_more_empties() {
 #[test]
 fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
     let mut rng = Rng::new(17);
-    let (mut guarded, mut tried) = (0, 0);
+    let (mut guarded, mut tried, mut bonused) = (0, 0, 0);
     for b in random_positions(30) {
         // Keep 1..=8 of the mover's discs: positions near a wipe-out.
         let keep = 1 + rng.below(8) as u32;
@@ -219,7 +219,19 @@ fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
             guarded += usize::from(guard != 0);
             let tables = embedded().evaluate_with(Portable, pattern::pext_portable, &p);
             let v = evaluate_learned(&p);
-            assert_eq!(v, (tables + guard).clamp(-EVAL_MAX, EVAL_MAX), "{p:?}");
+            let bonus = match p.empties() {
+                e if e % 2 == 0 => 0,
+                e if e > 16 => 400,
+                _ => 200,
+            };
+            assert_eq!(odd_empties_bonus(&p), bonus, "{p:?}");
+            assert_eq!(odd_empties_bonus(&p.pass()), bonus, "{p:?}");
+            bonused += usize::from(bonus != 0);
+            assert_eq!(
+                v,
+                (tables + guard + bonus).clamp(-EVAL_MAX, EVAL_MAX),
+                "{p:?}"
+            );
             // The guard is antisymmetric; the tables are too only if colour-tied.
             assert_eq!(wipeout_guard(&p.pass()), -guard, "{p:?}");
             if embedded().layout.form == Form::ColourTied {
@@ -237,6 +249,10 @@ fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
     assert!(
         guarded * 4 > tried,
         "{guarded} of {tried} positions guarded"
+    );
+    assert!(
+        bonused * 8 > tried,
+        "{bonused} of {tried} with the odd-empties bonus"
     );
 }
 
