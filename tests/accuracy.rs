@@ -105,6 +105,7 @@ fn the_committed_test_sets_score_every_legal_move() {
     for (name, empties, count) in [
         ("accuracy-20.obf", 20, 100),
         ("accuracy-24.obf", 24, 40),
+        ("accuracy-25.obf", 25, 30),
         ("accuracy-28.obf", 28, 30),
     ] {
         let path = dir.join(name);
