@@ -10,7 +10,9 @@
 //! - below [`DISC_FREE_EMPTIES`](super::weights::DISC_FREE_EMPTIES) empties only,
 //!   a weight times the disc difference;
 //! - in Othello (and historical Reversi), a fixed [`wipeout_guard`] against a side
-//!   left with almost no discs, which the fitted tables have too few examples of.
+//!   left with almost no discs, which the fitted tables have too few examples of,
+//!   and a fixed [`odd_empties_bonus`] for the side to move at an odd number of
+//!   empties, which the tables, interpolated between anchors, cannot see.
 //!
 //! Weights are fitted at [`ANCHORS`] anchor phases, every [`ANCHOR_STEP`] empties,
 //! and interpolated linearly in between, so neighbouring phases agree; the
@@ -412,8 +414,8 @@ pub fn wipeout_guard(board: &Board) -> i32 {
 /// benches/data/consistency-tuning-games.txt`, 12 games apart from the set the
 /// README reports on) a position's score plus its child's
 /// (0 along best moves) was −3.9 discs at level 8 and +4.9 at level 9 without
-/// it, and 300, 350 and 400 here gave −1.3/+2.3, −0.9/+1.9 and −0.5/+1.5
-/// (issue 41).
+/// it, and 300, 350 and 400 here (none below) gave −1.3/+2.3, −1.0/+2.0 and
+/// −0.6/+1.6 (issue 41).
 pub const ODD_EMPTIES_BONUS: i32 = 400;
 /// [`ODD_EMPTIES_BONUS`] at or below [`ODD_EMPTIES_EXACT_LABELS`] empties, where
 /// the tables were fitted to exact solves and only the search's own pessimism
