@@ -18,6 +18,10 @@
 # the position being solved, and the same command continues an OUT that holds
 # fewer than COUNT positions (it checks that they are the first ones the seed
 # picks). THREADS (default 2) search threads solve each position.
+#
+# VARIANT=anti makes an Anti-Reversi set (its games, evaluation and exact
+# scores; measure it with `--variant anti`), checked against its committed
+# round, data/anti-r6 (played with seed 6).
 set -eu
 cd "$(dirname "$0")/.."
 if [ $# -ne 4 ]; then
@@ -26,13 +30,14 @@ if [ $# -ne 4 ]; then
 fi
 empties=$1 count=$2 seed=$3 out=$4
 threads=${THREADS:-2}
+. scripts/variant.sh
 cargo build --release -q
 m=target/release/mollett
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mollett-test-set.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # Twice the games asked for: a game that ends before EMPTIES has no such position.
-"$m" datagen --games $((2 * count)) --seed "$seed" --depth 8 --selectivity 73 \
+"$m" datagen --variant "$variant" --games $((2 * count)) --seed "$seed" --depth 8 --selectivity 73 \
     --eval learned --labels game --exact-empties 8 --random-moves 4..20 --noise 20 \
     --threads 2 --out "$tmp/games.txt" >&2
 
@@ -49,7 +54,7 @@ if [ "$got" -lt "$count" ]; then
 fi
 
 # None of them may be a training position.
-for data in data/othello-r14.mpk.gz data/othello-r15.mpk.gz; do
+for data in $training; do
     if "$m" unpack "$data" | awk '{ print $1, $2 }' | grep -F -x -f "$tmp/picked.obf" > "$tmp/seen.txt"; then
         echo "$0: $(wc -l < "$tmp/seen.txt") picked positions occur in $data; try another seed" >&2
         exit 1
@@ -74,7 +79,7 @@ i=$solved
 while [ "$i" -lt "$count" ]; do
     i=$((i + 1))
     sed -n "${i}p" "$tmp/picked.obf" > "$tmp/one.obf"
-    "$m" solve "$tmp/one.obf" --all-moves --threads "$threads" > "$tmp/one.out"
+    "$m" solve "$tmp/one.obf" --variant "$variant" --all-moves --threads "$threads" > "$tmp/one.out"
     # The position and its cost (a `%` comment: nodes, seconds), in one write;
     # the lock is held on descriptor 9 throughout.
     cat "$tmp/one.out" >&9

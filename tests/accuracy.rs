@@ -96,9 +96,10 @@ fn a_line_without_every_move_scored_is_refused_by_number() {
     assert!(err.contains("partial.obf"), "{err}");
 }
 
-/// The committed test sets (`benches/data/accuracy-*.obf`, made by
-/// `scripts/make-test-set.sh`): every line scores every legal move, best first,
-/// at the file's number of empties; exact solves of the first positions agree.
+/// The committed test sets (`benches/data/accuracy-*.obf` and Anti-Reversi's
+/// `anti-accuracy-*.obf`, made by `scripts/make-test-set.sh`): every line
+/// scores every legal move, best first, at the file's number of empties; exact
+/// solves of the first positions agree.
 #[test]
 fn the_committed_test_sets_score_every_legal_move() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
@@ -107,6 +108,9 @@ fn the_committed_test_sets_score_every_legal_move() {
         ("accuracy-24.obf", 24, 40),
         ("accuracy-25.obf", 25, 30),
         ("accuracy-28.obf", 28, 30),
+        ("anti-accuracy-20.obf", 20, 30),
+        ("anti-accuracy-21.obf", 21, 30),
+        ("anti-accuracy-24.obf", 24, 10),
     ] {
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path).expect("the test set is committed");
@@ -132,6 +136,28 @@ fn the_committed_test_sets_score_every_legal_move() {
     let (code, out, err) = accuracy(&[five.to_str().unwrap(), "--level", "60", "--json"]);
     assert_eq!(code, Some(0), "{err}");
     let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(all["mean_abs_error"], 0.0);
+    assert_eq!(all["best_move_percent"], 100.0);
+    // And the first two of Anti-Reversi's 20-empty set, under its rules.
+    let two = scratch.join("two-anti.obf");
+    let text = std::fs::read_to_string(dir.join("anti-accuracy-20.obf")).unwrap();
+    let head: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(2)
+        .collect();
+    std::fs::write(&two, head.join("\n")).unwrap();
+    let (code, out, err) = accuracy(&[
+        two.to_str().unwrap(),
+        "--variant",
+        "anti",
+        "--level",
+        "60",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(all["positions"], 2);
     assert_eq!(all["mean_abs_error"], 0.0);
     assert_eq!(all["best_move_percent"], 100.0);
 }
@@ -332,6 +358,29 @@ fn the_tuning_games_set_holds_twelve_other_games() {
     .expect("the games set parses");
     assert_eq!(games.len(), 12);
     assert!(games.iter().all(|g| g.game.is_over()));
+    for line in tuning.lines() {
+        assert!(!committed.lines().any(|c| c == line), "{line}");
+    }
+}
+
+/// Anti-Reversi's games sets (`scripts/make-games-set.sh` with `VARIANT=anti
+/// LEVEL=12`): the tuning set its parity terms were set on (12 games) and the
+/// set reported on (20 games), whole games under its rules, none in both.
+#[test]
+fn the_anti_games_sets_hold_whole_games_apart() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("committed");
+    let (tuning, committed) = (
+        read("anti-consistency-tuning-games.txt"),
+        read("anti-consistency-games.txt"),
+    );
+    for (text, count) in [(&tuning, 12), (&committed, 20)] {
+        let games =
+            mollett::tools::accuracy::consistency::parse_games(text, mollett::rules::Variant::Anti)
+                .expect("the games set parses");
+        assert_eq!(games.len(), count);
+        assert!(games.iter().all(|g| g.game.is_over()));
+    }
     for line in tuning.lines() {
         assert!(!committed.lines().any(|c| c == line), "{line}");
     }

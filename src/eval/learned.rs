@@ -12,7 +12,9 @@
 //! - in Othello (and historical Reversi), a fixed [`wipeout_guard`] against a side
 //!   left with almost no discs, which the fitted tables have too few examples of,
 //!   and a fixed [`odd_empties_bonus`] for the side to move at an odd number of
-//!   empties, which the tables, interpolated between anchors, cannot see.
+//!   empties, which the tables, interpolated between anchors, cannot see; in
+//!   Anti-Reversi, its own fixed [`anti_parity_bonus`] (for the mover at even
+//!   empties).
 //!
 //! Weights are fitted at [`ANCHORS`] anchor phases, every [`ANCHOR_STEP`] empties,
 //! and interpolated linearly in between, so neighbouring phases agree; the
@@ -442,19 +444,69 @@ pub fn odd_empties_bonus(board: &Board) -> i32 {
 
 /// The learned Othello evaluation of `board` (see the module documentation),
 /// with the [`wipeout_guard`] and the [`odd_empties_bonus`]; Anti-Reversi, won
-/// by losing every disc, has neither.
+/// by losing every disc, has neither (it has [`anti_parity_bonus`]).
 #[inline]
 pub fn evaluate_learned(board: &Board) -> i32 {
     (evaluate_tables(embedded(), board) + wipeout_guard(board) + odd_empties_bonus(board))
         .clamp(-EVAL_MAX, EVAL_MAX)
 }
 
+/// Centi-discs added for the side to move in Anti-Reversi when the number of
+/// empty squares is even and above [`ANTI_EXACT_LABELS`]: Anti-Reversi's
+/// counterpart of [`ODD_EMPTIES_BONUS`], at the other parity (there the last
+/// move in a region is a liability, not an asset).
+///
+/// Measured without it (issue 41; `benches/data/anti-accuracy-20.obf` and `-21`,
+/// 30 positions each, every move solved): searches whose leaves have even
+/// empties scored 3.9 to 5.4 discs too low for the mover at 20 empties and those
+/// of 21-empty positions whose leaves are even 2.6 to 3.4 too high (the leaf
+/// mover's value too low again); leaves at odd empties were 2.8 discs too high
+/// for their mover at 20 and 0.7 too low at 21. Along strong games
+/// (`mollett accuracy --variant anti --games
+/// benches/data/anti-consistency-tuning-games.txt`) a position's score plus its
+/// child's was −1.75 discs at level 8 and +2.16 at level 9: the tables are
+/// pessimistic for the mover by about 2 discs over the two parities, as the
+/// depth-10 labels they were fitted to are. This bonus and
+/// [`ANTI_ODD_EMPTIES_BONUS`] (the sum makes up the 2 discs, the difference
+/// the parity) brought those to +0.08 and +0.31, where 200 at odd empties
+/// alone, as in Othello, evened the sums (−0.01, +0.38) but worsened the
+/// test sets by 1 to 2 discs at the levels that end on odd empties.
+pub const ANTI_EVEN_EMPTIES_BONUS: i32 = 300;
+/// Centi-discs added for the side to move in Anti-Reversi when the number of
+/// empty squares is odd and above [`ANTI_EXACT_LABELS`]: a small malus (see
+/// [`ANTI_EVEN_EMPTIES_BONUS`]).
+pub const ANTI_ODD_EMPTIES_BONUS: i32 = -100;
+/// Empties at or below which Anti-Reversi's parity terms are halved: its
+/// training positions there are labelled by exact solves (`datagen --variant
+/// anti --exact-empties 14`), so only the search's own pessimism is left, as
+/// with [`ODD_EMPTIES_BONUS_EXACT`].
+pub const ANTI_EXACT_LABELS: u32 = 14;
+
+/// The Anti-Reversi parity terms of `board` ([`ANTI_EVEN_EMPTIES_BONUS`],
+/// [`ANTI_ODD_EMPTIES_BONUS`], halved at or below [`ANTI_EXACT_LABELS`]):
+/// symmetric under the eight symmetries, and the same whichever side is to move.
+#[inline(always)]
+pub fn anti_parity_bonus(board: &Board) -> i32 {
+    let e = board.empties();
+    let bonus = if e % 2 == 0 {
+        ANTI_EVEN_EMPTIES_BONUS
+    } else {
+        ANTI_ODD_EMPTIES_BONUS
+    };
+    if e > ANTI_EXACT_LABELS {
+        bonus
+    } else {
+        bonus / 2
+    }
+}
+
 /// The learned Anti-Reversi evaluation of `board`: the same function with the
 /// weights fitted to Anti-Reversi games (centi-discs of Anti-Reversi margin for
-/// the side to move).
+/// the side to move), with [`anti_parity_bonus`] in place of Othello's
+/// odd-empties bonus.
 #[inline]
 pub fn evaluate_learned_anti(board: &Board) -> i32 {
-    evaluate_tables(embedded_anti(), board)
+    (evaluate_tables(embedded_anti(), board) + anti_parity_bonus(board)).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 /// The evaluation of `board` by `tables`.

@@ -241,9 +241,22 @@ fn the_wipeout_guard_marks_a_side_short_of_discs_in_othello_only() {
                 let m = Board::new(symmetry(p.player, s), symmetry(p.opponent, s));
                 assert_eq!(evaluate_learned(&m), v, "symmetry {s} of {p:?}");
             }
-            // Anti-Reversi is won by losing every disc: no guard there.
+            // Anti-Reversi is won by losing every disc: no guard there, and
+            // its own parity terms.
             let anti = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &p);
-            assert_eq!(evaluate_learned_anti(&p), anti, "{p:?}");
+            let parity = match (p.empties() % 2, p.empties() > 14) {
+                (0, true) => 300,
+                (0, false) => 150,
+                (_, true) => -100,
+                (_, false) => -50,
+            };
+            assert_eq!(anti_parity_bonus(&p), parity, "{p:?}");
+            assert_eq!(anti_parity_bonus(&p.pass()), parity, "{p:?}");
+            assert_eq!(
+                evaluate_learned_anti(&p),
+                (anti + parity).clamp(-EVAL_MAX, EVAL_MAX),
+                "{p:?}"
+            );
         }
     }
     assert!(
@@ -265,11 +278,16 @@ fn the_learned_anti_evaluation_is_symmetric_and_its_own() {
         let v = evaluate_learned_anti(&b);
         assert_eq!(Anti::evaluate(crate::eval::EvalKind::Learned, &b), v);
         if embedded_anti().layout.form == Form::ColourTied {
-            assert_eq!(evaluate_learned_anti(&b.pass()), -v, "{b:?}");
+            // The tables are antisymmetric; the parity terms are the mover's.
+            let bonus = anti_parity_bonus(&b);
+            assert_eq!(evaluate_learned_anti(&b.pass()) - bonus, bonus - v, "{b:?}");
         }
         assert!(v.abs() <= EVAL_MAX);
         let portable = embedded_anti().evaluate_with(Portable, pattern::pext_portable, &b);
-        assert_eq!(portable, v);
+        assert_eq!(
+            (portable + anti_parity_bonus(&b)).clamp(-EVAL_MAX, EVAL_MAX),
+            v
+        );
         for s in 1..8 {
             let m = Board::new(symmetry(b.player, s), symmetry(b.opponent, s));
             assert_eq!(evaluate_learned_anti(&m), v, "symmetry {s} of {b:?}");
