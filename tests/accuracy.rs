@@ -127,39 +127,34 @@ fn the_committed_test_sets_score_every_legal_move() {
             assert!(e.scores.windows(2).all(|w| w[0].1 >= w[1].1), "{name}: {e}");
         }
     }
-    // The first five positions of the 20-empty set, solved again.
+    // The first positions of the 20-empty sets, solved again under their rules.
     let scratch = Scratch::new("accuracy-sets");
-    let five = scratch.join("five.obf");
-    let text = std::fs::read_to_string(dir.join("accuracy-20.obf")).unwrap();
-    let head: Vec<&str> = text.lines().take(5).collect();
-    std::fs::write(&five, head.join("\n")).unwrap();
-    let (code, out, err) = accuracy(&[five.to_str().unwrap(), "--level", "60", "--json"]);
-    assert_eq!(code, Some(0), "{err}");
-    let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    assert_eq!(all["mean_abs_error"], 0.0);
-    assert_eq!(all["best_move_percent"], 100.0);
-    // And the first two of Anti-Reversi's 20-empty set, under its rules.
-    let two = scratch.join("two-anti.obf");
-    let text = std::fs::read_to_string(dir.join("anti-accuracy-20.obf")).unwrap();
+    solve_the_first(&scratch, "accuracy-20.obf", 3, &[]);
+    solve_the_first(&scratch, "anti-accuracy-20.obf", 2, &["--variant", "anti"]);
+}
+
+/// Solves the first `count` positions of the committed test set `name` exactly
+/// (level 60, with `rules` such as `--variant anti`) and checks that its scores
+/// and moves agree with the file's.
+fn solve_the_first(scratch: &Scratch, name: &str, count: usize, rules: &[&str]) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
     let head: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('%'))
-        .take(2)
+        .take(count)
         .collect();
-    std::fs::write(&two, head.join("\n")).unwrap();
-    let (code, out, err) = accuracy(&[
-        two.to_str().unwrap(),
-        "--variant",
-        "anti",
-        "--level",
-        "60",
-        "--json",
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+    let file = scratch.join(format!("first-{name}"));
+    std::fs::write(&file, head.join("\n")).unwrap();
+    let mut args = vec![file.to_str().unwrap()];
+    args.extend_from_slice(rules);
+    args.extend_from_slice(&["--level", "60", "--json"]);
+    let (code, out, err) = accuracy(&args);
+    assert_eq!(code, Some(0), "{name}: {err}");
     let all: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    assert_eq!(all["positions"], 2);
-    assert_eq!(all["mean_abs_error"], 0.0);
-    assert_eq!(all["best_move_percent"], 100.0);
+    assert_eq!(all["positions"], count, "{name}");
+    assert_eq!(all["mean_abs_error"], 0.0, "{name}");
+    assert_eq!(all["best_move_percent"], 100.0, "{name}");
 }
 
 /// `examples/game.ggf`, a GGF record on one line.
@@ -345,22 +340,11 @@ fn the_committed_games_set_holds_twenty_whole_games() {
 /// 90131`): 12 whole games, none of them in the committed games set.
 #[test]
 fn the_tuning_games_set_holds_twelve_other_games() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("committed");
-    let (tuning, committed) = (
-        read("consistency-tuning-games.txt"),
-        read("consistency-games.txt"),
-    );
-    let games = mollett::tools::accuracy::consistency::parse_games(
-        &tuning,
+    games_sets_apart(
+        ("consistency-tuning-games.txt", 12),
+        ("consistency-games.txt", 20),
         mollett::rules::Variant::Othello,
-    )
-    .expect("the games set parses");
-    assert_eq!(games.len(), 12);
-    assert!(games.iter().all(|g| g.game.is_over()));
-    for line in tuning.lines() {
-        assert!(!committed.lines().any(|c| c == line), "{line}");
-    }
+    );
 }
 
 /// Anti-Reversi's games sets (`scripts/make-games-set.sh` with `VARIANT=anti
@@ -368,20 +352,33 @@ fn the_tuning_games_set_holds_twelve_other_games() {
 /// set reported on (20 games), whole games under its rules, none in both.
 #[test]
 fn the_anti_games_sets_hold_whole_games_apart() {
+    games_sets_apart(
+        ("anti-consistency-tuning-games.txt", 12),
+        ("anti-consistency-games.txt", 20),
+        mollett::rules::Variant::Anti,
+    );
+}
+
+/// Checks that a committed tuning games set and the set reported on hold the
+/// given numbers of whole games under `rules`, and share none.
+fn games_sets_apart(
+    (tuning, tuning_count): (&str, usize),
+    (reported, reported_count): (&str, usize),
+    rules: mollett::rules::Variant,
+) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("committed");
-    let (tuning, committed) = (
-        read("anti-consistency-tuning-games.txt"),
-        read("anti-consistency-games.txt"),
+    let (tuning, reported) = (
+        (read(tuning), tuning_count),
+        (read(reported), reported_count),
     );
-    for (text, count) in [(&tuning, 12), (&committed, 20)] {
-        let games =
-            mollett::tools::accuracy::consistency::parse_games(text, mollett::rules::Variant::Anti)
-                .expect("the games set parses");
-        assert_eq!(games.len(), count);
+    for (text, count) in [&tuning, &reported] {
+        let games = mollett::tools::accuracy::consistency::parse_games(text, rules)
+            .expect("the games set parses");
+        assert_eq!(games.len(), *count);
         assert!(games.iter().all(|g| g.game.is_over()));
     }
-    for line in tuning.lines() {
-        assert!(!committed.lines().any(|c| c == line), "{line}");
+    for line in tuning.0.lines() {
+        assert!(!reported.0.lines().any(|c| c == line), "{line}");
     }
 }
