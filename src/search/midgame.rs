@@ -10,7 +10,7 @@ use super::NullWindowBest;
 use super::RuleSearch;
 use super::context::Context;
 use super::endgame::Solver;
-use super::ordering::order_moves_with;
+use super::ordering::order_midgame;
 use super::params::{
     MAX_CONTEMPT, MIDGAME_ABDADA_MIN_DEPTH, MIDGAME_TT_MIN_DEPTH, SELECTIVE_END_MIN_EMPTIES,
     endgame_passes, stability_threshold,
@@ -324,7 +324,13 @@ fn nws_body<K: Kernel, R: RuleSearch>(
         return v;
     }
     // Step 6. The moves, best-looking first.
-    let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth);
+    let list = order_midgame::<K, R>(
+        k,
+        (m.eval, &mut m.ctx.nodes),
+        &board,
+        (moves, tt_move),
+        depth,
+    );
     let mut best = NullWindowBest::new(-INF);
     // With several threads, a later move another thread is on comes last
     // (ABDADA, as in the exact solver), by when the table may hold its result;
@@ -486,7 +492,13 @@ fn pv_body<K: Kernel, R: RuleSearch>(
     // Step 5. The moves, the table's best first, then best-looking first.
     let hash = R::key(&board);
     let tt_move = m.ctx.tt.probe(hash).map_or(NO_MOVE, |d| d.best_move);
-    let list = order_moves_with::<K, R>(k, &board, moves, tt_move, depth.max(2));
+    let list = order_midgame::<K, R>(
+        k,
+        (m.eval, &mut m.ctx.nodes),
+        &board,
+        (moves, tt_move),
+        depth.max(2),
+    );
     let alpha0 = alpha;
     let mut best = Line {
         score: -INF,

@@ -1,11 +1,18 @@
 //! Move ordering: the table's move, then fastest-first (the fewest replies for the
-//! opponent), with corners and the squares next to empty corners adjusted.
+//! opponent), with corners and the squares next to empty corners adjusted; or,
+//! where the subtrees are large, by a key the caller computes from each child
+//! (the midgame's evaluation).
 
-use super::params::{ORDER_CORNER_BONUS, ORDER_MOBILITY_WEIGHT, ORDER_X_SQUARE_PENALTY};
+use super::RuleSearch;
+use super::params::{
+    MIDGAME_EVAL_ORDER_MIN_DEPTH, MIDGAME_EVAL_ORDER_REPLY_WEIGHT, ORDER_CORNER_BONUS,
+    ORDER_MOBILITY_WEIGHT, ORDER_X_SQUARE_PENALTY,
+};
 use super::stack::Stack;
 use crate::board::MAX_MOVES;
 use crate::board::bitboard::{CORNERS, Squares};
 use crate::board::movegen::{Dispatch, Kernel};
+use crate::eval::EvalKind;
 use crate::rules::Rules;
 
 /// b2, g2, b7, g7: the squares diagonal to a corner.
@@ -23,13 +30,40 @@ fn open_x_squares(empty: u64) -> u64 {
 /// Up to [`MAX_MOVES`] moves with their flips, in the order to try them.
 pub struct MoveList {
     moves: Stack<(u8, u64), MAX_MOVES>,
+    /// Each move's key, higher first.
+    keys: Stack<i32, MAX_MOVES>,
 }
 
 impl MoveList {
+    fn new() -> Self {
+        MoveList {
+            moves: Stack::new(),
+            keys: Stack::new(),
+        }
+    }
+
     /// The moves as `(square, flips)`, best first.
     #[inline(always)]
     pub fn as_slice(&self) -> &[(u8, u64)] {
         self.moves.as_slice()
+    }
+
+    /// Inserts the move to `sq` flipping `flips` by its `key` (higher first,
+    /// earlier first among equals): an insertion sort, as lists are short
+    /// (about 10 moves).
+    #[inline(always)]
+    fn insert(&mut self, sq: u8, flips: u64, key: i32) {
+        self.keys.push(key);
+        self.moves.push((sq, flips));
+        let (keys, moves) = (self.keys.as_mut_slice(), self.moves.as_mut_slice());
+        let mut i = moves.len() - 1;
+        while i > 0 && keys[i - 1] < key {
+            keys[i] = keys[i - 1];
+            moves[i] = moves[i - 1];
+            i -= 1;
+        }
+        keys[i] = key;
+        moves[i] = (sq, flips);
     }
 }
 
@@ -51,10 +85,7 @@ pub fn order_moves_with<K: Kernel, R: Rules>(
     tt_move: u8,
     depth: u32,
 ) -> MoveList {
-    let mut list = MoveList {
-        moves: Stack::new(),
-    };
-    let mut keys: Stack<i32, MAX_MOVES> = Stack::new();
+    let mut list = MoveList::new();
     let open_x = open_x_squares(R::board(pos).empty());
     for sq in Squares(moves) {
         let f = R::flips(k, pos, sq);
@@ -76,20 +107,56 @@ pub fn order_moves_with<K: Kernel, R: Rules>(
                 key -= ORDER_X_SQUARE_PENALTY;
             }
         }
-        // Insertion sort: usually about 10 moves.
-        keys.push(key);
-        list.moves.push((sq, f));
-        let (keys, moves) = (keys.as_mut_slice(), list.moves.as_mut_slice());
-        let mut i = moves.len() - 1;
-        while i > 0 && keys[i - 1] < key {
-            keys[i] = keys[i - 1];
-            moves[i] = moves[i - 1];
-            i -= 1;
-        }
-        keys[i] = key;
-        moves[i] = (sq, f);
+        list.insert(sq, f, key);
     }
     list
+}
+
+/// Orders the legal `moves` of `pos` under the rules `R`: `tt_move` first,
+/// then the others by `key(child, replies)` (higher first), where `child` is
+/// the position after the move and `replies` the opponent's legal moves there.
+#[inline(always)]
+pub fn order_moves_by<K: Kernel, R: Rules>(
+    k: K,
+    pos: &R::Pos,
+    moves: u64,
+    tt_move: u8,
+    mut key: impl FnMut(&R::Pos, u64) -> i32,
+) -> MoveList {
+    let mut list = MoveList::new();
+    for sq in Squares(moves) {
+        let f = R::flips(k, pos, sq);
+        let k_sq = if sq == tt_move {
+            i32::MAX
+        } else {
+            let child = R::make(pos, sq, f);
+            key(&child, R::moves(k, &child))
+        };
+        list.insert(sq, f, k_sq);
+    }
+    list
+}
+
+/// The midgame's order for the legal `moves` of `pos`, a node `depth` plies
+/// from the horizon: the table's move `tt_move` first; then, from
+/// [`MIDGAME_EVAL_ORDER_MIN_DEPTH`] up, by the evaluation `eval` of the
+/// position after each (each evaluation counted in `nodes`), fastest-first as
+/// a tie-break; below it fastest-first alone ([`order_moves_with`]).
+#[inline(always)]
+pub fn order_midgame<K: Kernel, R: RuleSearch>(
+    k: K,
+    (eval, nodes): (EvalKind, &mut u64),
+    pos: &R::Pos,
+    (moves, tt_move): (u64, u8),
+    depth: u32,
+) -> MoveList {
+    if depth < MIDGAME_EVAL_ORDER_MIN_DEPTH {
+        return order_moves_with::<K, R>(k, pos, moves, tt_move, depth);
+    }
+    order_moves_by::<K, R>(k, pos, moves, tt_move, |child, replies| {
+        *nodes += 1;
+        -R::evaluate(eval, child) - MIDGAME_EVAL_ORDER_REPLY_WEIGHT * replies.count_ones() as i32
+    })
 }
 
 #[cfg(test)]
@@ -114,6 +181,25 @@ mod tests {
             let l = order_moves::<Othello>(&b, b.moves(), sq, 4);
             assert_eq!(l.as_slice()[0].0, sq);
             assert_eq!(l.as_slice().len(), 4);
+        }
+    }
+
+    #[test]
+    fn keyed_order_puts_the_table_move_first_then_higher_keys() {
+        let b = Board::START;
+        // Key: the square played (the child's one newly filled square).
+        let mut keyed = 0;
+        let l =
+            order_moves_by::<Dispatch, Othello>(Dispatch, &b, b.moves(), 37, |child, replies| {
+                keyed += 1;
+                assert_eq!(replies, child.moves());
+                (b.empty() & !child.empty()).trailing_zeros() as i32
+            });
+        assert_eq!(keyed, 3, "the table move needs no key");
+        let squares: Vec<u8> = l.as_slice().iter().map(|m| m.0).collect();
+        assert_eq!(squares, [37, 44, 26, 19]);
+        for &(sq, f) in l.as_slice() {
+            assert_eq!(f, b.flips(sq));
         }
     }
 }

@@ -59,6 +59,24 @@ pub const MAX_CONTEMPT: i32 = 100;
 /// fastest-first, the strongest single ordering signal in Othello.
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 
+/// From this remaining depth up, the midgame orders the moves after the table's
+/// by the evaluation of the position after each (less
+/// [`MIDGAME_EVAL_ORDER_REPLY_WEIGHT`] per reply) instead of fastest-first: one
+/// evaluation per move is cheap next to a subtree this deep. One thread, shipped
+/// weights, default table (2026-12-07), nodes of `mollett accuracy
+/// benches/data/accuracy-28.obf --level 21` (fastest-first everywhere: 72.4 M)
+/// with the evaluation from depth 3: 73.0 M, 4: 69.2 M, 5: 67.0 M, 6: 64.2 M, 7:
+/// 65.4 M, 8: 65.9 M; `mollett bench --level 21` 41.4 M against 36.7 M from 6.
+/// A 1- or 2-ply search below each move instead (no table), from depth 6 to 10
+/// up, cost more than it saved (bench level 21: 42.0 M to 64.9 M).
+pub const MIDGAME_EVAL_ORDER_MIN_DEPTH: u32 = 6;
+
+/// Where the midgame orders by the evaluation, a move's key loses this many
+/// centi-discs per reply it leaves the opponent (one disc): fastest-first as
+/// a tie-break. The accuracy-28 nodes above, from depth 6: 65.6 M at 0, 64.1 M
+/// at 50, 64.2 M at 100, 65.2 M at 200; from depth 4 the same order.
+pub const MIDGAME_EVAL_ORDER_REPLY_WEIGHT: i32 = 100;
+
 /// Ordering bonus for taking a corner.
 pub const ORDER_CORNER_BONUS: i32 = 24;
 
