@@ -96,13 +96,20 @@ fn a_line_without_every_move_scored_is_refused_by_number() {
     assert!(err.contains("partial.obf"), "{err}");
 }
 
+/// The committed file `benches/data/NAME`, whole.
+fn committed(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/data")
+        .join(name);
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name} is committed: {e}"))
+}
+
 /// The committed test sets (`benches/data/accuracy-*.obf` and Anti-Reversi's
 /// `anti-accuracy-*.obf`, made by `scripts/make-test-set.sh`): every line
 /// scores every legal move, best first, at the file's number of empties; exact
 /// solves of the first positions agree.
 #[test]
 fn the_committed_test_sets_score_every_legal_move() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
     for (name, empties, count) in [
         ("accuracy-20.obf", 20, 100),
         ("accuracy-24.obf", 24, 40),
@@ -112,8 +119,7 @@ fn the_committed_test_sets_score_every_legal_move() {
         ("anti-accuracy-21.obf", 21, 30),
         ("anti-accuracy-24.obf", 24, 10),
     ] {
-        let path = dir.join(name);
-        let text = std::fs::read_to_string(&path).expect("the test set is committed");
+        let text = committed(name);
         let entries = mollett::format::parse_obf(&text).expect("the test set parses");
         assert_eq!(entries.len(), count, "{name}");
         for (_, e) in &entries {
@@ -137,8 +143,7 @@ fn the_committed_test_sets_score_every_legal_move() {
 /// (level 60, with `rules` such as `--variant anti`) and checks that its scores
 /// and moves agree with the file's.
 fn solve_the_first(scratch: &Scratch, name: &str, count: usize, rules: &[&str]) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
-    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let text = committed(name);
     let head: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('%'))
@@ -322,22 +327,10 @@ fn a_bad_games_file_is_refused_by_line() {
 }
 
 /// The committed games set (`benches/data/consistency-games.txt`, made by
-/// `scripts/make-games-set.sh`): 20 whole games, one transcript a line.
-#[test]
-fn the_committed_games_set_holds_twenty_whole_games() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/consistency-games.txt");
-    let text = std::fs::read_to_string(path).expect("the games set is committed");
-    let games =
-        mollett::tools::accuracy::consistency::parse_games(&text, mollett::rules::Variant::Othello)
-            .expect("the games set parses");
-    assert_eq!(games.len(), 20);
-    assert!(games.iter().all(|g| g.game.is_over()));
-}
-
-/// The tuning set the odd-empties bonus was set on
+/// `scripts/make-games-set.sh`: 20 whole games, one transcript a line) and the
+/// tuning set the odd-empties bonus was set on
 /// (`benches/data/consistency-tuning-games.txt`, `scripts/make-games-set.sh 12
-/// 90131`): 12 whole games, none of them in the committed games set.
+/// 90131`: 12 whole games), none of them in both.
 #[test]
 fn the_tuning_games_set_holds_twelve_other_games() {
     games_sets_apart(
@@ -366,19 +359,17 @@ fn games_sets_apart(
     (reported, reported_count): (&str, usize),
     rules: mollett::rules::Variant,
 ) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("committed");
-    let (tuning, reported) = (
-        (read(tuning), tuning_count),
-        (read(reported), reported_count),
-    );
-    for (text, count) in [&tuning, &reported] {
+    let (tuning_text, reported_text) = (committed(tuning), committed(reported));
+    for (name, text, count) in [
+        (tuning, &tuning_text, tuning_count),
+        (reported, &reported_text, reported_count),
+    ] {
         let games = mollett::tools::accuracy::consistency::parse_games(text, rules)
             .expect("the games set parses");
-        assert_eq!(games.len(), *count);
-        assert!(games.iter().all(|g| g.game.is_over()));
+        assert_eq!(games.len(), count, "{name}");
+        assert!(games.iter().all(|g| g.game.is_over()), "{name}");
     }
-    for line in tuning.0.lines() {
-        assert!(!reported.0.lines().any(|c| c == line), "{line}");
+    for line in tuning_text.lines() {
+        assert!(!reported_text.lines().any(|c| c == line), "{line}");
     }
 }
