@@ -12,6 +12,7 @@
 # nodes, cut off after SOLVE_LIMIT seconds, default 240) and the start-up time
 # of a 4096 MB table. Each step writes OUTDIR/<step>.txt as it finishes, so a run
 # cut short keeps what it finished; OUTDIR/summary.txt gathers the totals.
+# OUTDIR must be new or empty (an earlier run's results are never replaced).
 #
 # The binary is MOLLETT (default target/release/mollett, as `cargo build
 # --release` leaves it): on a machine lent without a toolchain, build it here
@@ -29,6 +30,11 @@ m=${MOLLETT:-target/release/mollett}
 limit=${SOLVE_LIMIT:-240}
 if [ ! -x "$m" ]; then
     echo "$0: no binary at $m (build with cargo build --release, or set MOLLETT)" >&2
+    exit 1
+fi
+# A finished run is never written over: OUTDIR must be new or empty.
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+    echo "$0: $out is not empty; give a new directory" >&2
     exit 1
 fi
 mkdir -p "$out"
