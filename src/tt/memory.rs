@@ -22,17 +22,19 @@ unsafe impl<T: Send> Send for ZeroedSlice<T> {}
 unsafe impl<T: Sync> Sync for ZeroedSlice<T> {}
 
 impl<T> ZeroedSlice<T> {
-    /// `count` (at least 1) zeroed values, or `None` when the memory cannot be had.
+    /// `count` (at least 1) zeroed values, or `None` when the memory cannot be had;
+    /// backed by huge pages where the system allows them when `huge_pages`, and
+    /// by pages of the usual size otherwise.
     ///
     /// # Safety
     /// A value of `T` whose bytes are all zero must be a valid `T`.
-    pub unsafe fn new(count: usize) -> Option<Self> {
+    pub unsafe fn new(count: usize, huge_pages: bool) -> Option<Self> {
         let layout = std::alloc::Layout::array::<T>(count).ok()?;
         if layout.size() == 0 || layout.align() > PAGE {
             return None;
         }
         let start = NonNull::new(map_zeroed(layout)?.cast::<T>())?;
-        advise_huge_pages(start.as_ptr().cast(), layout.size());
+        advise_huge_pages(start.as_ptr().cast(), layout.size(), huge_pages);
         Some(ZeroedSlice { start, count })
     }
 }
@@ -103,28 +105,36 @@ unsafe fn unmap(start: *mut u8, layout: std::alloc::Layout) {
 }
 
 /// Asks the kernel to back `bytes` at `start`, not yet touched, with huge pages
-/// (Linux's transparent huge pages, 2 MB on x86-64). A probe lands on a random
-/// bucket, so with 4 KB pages nearly every probe of a large table also misses the
-/// TLB; with 2 MB pages a 64 MB table needs 32 TLB entries instead of 16,384.
-/// The exact solver ran 5% faster with it on FFO 41–43 here (median of five
-/// runs, 9.58 s against 9.06 s, the prefetches already in). Only a hint: where the
-/// kernel declines (or huge pages are off), the table works the same, slower.
-fn advise_huge_pages(start: *const u8, bytes: usize) {
+/// (Linux's transparent huge pages, 2 MB on x86-64) when `huge`, and never to
+/// when not (a system set to use them everywhere would otherwise). A probe lands
+/// on a random bucket, so with 4 KB pages nearly every probe of a large table
+/// also misses the TLB; with 2 MB pages a 64 MB table needs 32 TLB entries
+/// instead of 16,384. The exact solver ran 5% faster with it on FFO 41–43 here
+/// (median of five runs, 9.58 s against 9.06 s, the prefetches already in). But
+/// each first write to a huge page waits while the kernel zeroes all 2 MB of it,
+/// which only a table written with zeros when made does not feel. Only a hint:
+/// where the kernel declines (or huge pages are off), the table works the same.
+fn advise_huge_pages(start: *const u8, bytes: usize, huge: bool) {
     #[cfg(target_os = "linux")]
     {
         let first = (start as usize).next_multiple_of(PAGE);
         let end = (start as usize + bytes) & !(PAGE - 1);
+        let advice = if huge {
+            libc::MADV_HUGEPAGE
+        } else {
+            libc::MADV_NOHUGEPAGE
+        };
         if end > first {
-            // SAFETY: `first..end` lies inside a mapping the caller owns;
-            // MADV_HUGEPAGE changes only how the kernel backs those pages, never
-            // their contents or validity, and its failure is harmless.
+            // SAFETY: `first..end` lies inside a mapping the caller owns; the
+            // advice changes only how the kernel backs those pages, never their
+            // contents or validity, and its failure is harmless.
             unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+                libc::madvise(first as *mut libc::c_void, end - first, advice);
             }
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
+    let _ = (start, bytes, huge);
 }
 
 /// The machine's memory in MB, where the system says: a table larger than it

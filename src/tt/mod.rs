@@ -56,7 +56,15 @@ const HASHFULL_SAMPLE: usize = 1000;
 /// Tables up to this size are written with zeros when made, as they all were
 /// before issue 42: `mollett bench` (64 MB) took 2.3 % longer when its search met
 /// the first-touch page faults (median of five runs, 1.665 s against 1.627 s),
-/// and writing 256 MB costs about 0.1 s. Larger tables start at once instead.
+/// and writing 256 MB costs about 0.1 s. Larger tables start at once instead,
+/// and on pages of the system's usual size, not huge ones: with 2 MB pages, a
+/// search's first few thousand stores each waited for the zeroing of a page,
+/// so that at 0.1 s a move an engine with `--hash 4096` lost 4 games of 4 on
+/// time here (its first moves took 0.26 to 0.93 s) and one with `--hash 1024`
+/// 3 of 4; with 4 KB pages, none of 4 at either size (the longest move 0.054
+/// s). Long solves lose nothing measurable: FFO #40-49 with a 1024 MB table
+/// took 45.6 and 43.8 s against 42.9 and 44.3 s with huge pages, and FFO
+/// #40-44 6.8 to 7.3 s against 8.8 to 9.4 s.
 const PREFAULT_MAX_MB: usize = 256;
 /// Tables with fewer buckets (4 MB) are cleared on the calling thread: below
 /// this, waking rayon's pool costs more than it saves.
@@ -246,7 +254,8 @@ const _: fn() = || {
 ///
 /// The memory comes zeroed from the system ([`ZeroedSlice`]), so a table costs
 /// nothing until the search writes to it: `--hash 4096` starts at once, where
-/// writing the zeros took 3.3 s a GB (issue 42).
+/// writing the zeros took 3.3 s a GB (issue 42). Huge pages only for the tables
+/// written with zeros when made (see [`PREFAULT_MAX_MB`]).
 fn allocate(megabytes: usize) -> Result<ZeroedSlice<Bucket>, TtError> {
     if megabytes == 0 {
         return Err(TtError::ZeroSize);
@@ -259,8 +268,9 @@ fn allocate(megabytes: usize) -> Result<ZeroedSlice<Bucket>, TtError> {
     let failed = TtError::AllocationFailed(megabytes);
     let bytes = megabytes.checked_mul(1 << 20).ok_or(failed.clone())?;
     let count = bytes / std::mem::size_of::<Bucket>();
+    let huge_pages = megabytes <= PREFAULT_MAX_MB;
     // SAFETY: an all-zero bucket is a valid value: atomics holding 0, empty slots.
-    unsafe { ZeroedSlice::new(count) }.ok_or(failed)
+    unsafe { ZeroedSlice::new(count, huge_pages) }.ok_or(failed)
 }
 
 impl TranspositionTable {
@@ -570,13 +580,17 @@ mod tests {
         let before = resident_megabytes();
         let tt = TranspositionTable::new(2048).unwrap();
         tt.clear();
-        tt.store(5, data(1, 2, 3, 4, 73));
-        assert!(tt.probe(5).is_some() && tt.probe(6).is_none());
+        // Stores scattered over the whole table, as a search's first ones are.
+        let mut r = Rng::new(7);
+        let keys: Vec<u64> = (0..2000).map(|_| r.next_u64()).collect();
+        keys.iter().for_each(|&k| tt.store(k, data_of(k)));
+        assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
         let grown = resident_megabytes().saturating_sub(before);
-        // Writing the zeros would have made all 2048 MB resident.
+        // Writing the zeros would have made all 2048 MB resident, and so would
+        // huge pages, 2 MB for each store: 2000 pages of 4 KB are 8 MB.
         assert!(
-            grown < 512,
-            "{grown} MB resident after making a 2048 MB table"
+            grown < 64,
+            "{grown} MB resident after 2000 stores into a 2048 MB table"
         );
         tt.clear();
         assert!(tt.probe(5).is_none(), "a written table is cleared");
