@@ -587,13 +587,17 @@ mod tests {
         assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
         let grown = resident_megabytes().saturating_sub(before);
         // Writing the zeros would have made all 2048 MB resident, and so would
-        // huge pages, 2 MB for each store: 2000 pages of 4 KB are 8 MB.
+        // huge pages, 2 MB for each store; 2000 pages of 4 KB are 8 MB (the
+        // margin is for the tests running beside this one in the process).
         assert!(
-            grown < 64,
+            grown < 512,
             "{grown} MB resident after 2000 stores into a 2048 MB table"
         );
         tt.clear();
-        assert!(tt.probe(5).is_none(), "a written table is cleared");
+        assert!(
+            keys.iter().all(|&k| tt.probe(k).is_none()),
+            "a written table is cleared"
+        );
     }
 
     #[test]
