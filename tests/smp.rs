@@ -71,10 +71,10 @@ fn four_threads_solve_ffo_1_to_39_exactly() {
         let mut req = SearchRequest::<Othello>::new(e.position.board, Level::number(60));
         req.threads = 4;
         let r = search(&req, &tt, &stop, &mut |_| {});
-        assert_eq!(r.kind, ScoreKind::Exact);
-        assert_eq!(r.score, e.scores[0].1 * 100, "FFO #{}", i + 1);
-        let best = r.best.expect("a move");
         let top = e.scores[0].1;
+        assert_eq!(r.kind, ScoreKind::Exact);
+        assert_eq!(r.score, top * 100, "FFO #{}", i + 1);
+        let best = r.best.expect("a move");
         assert!(
             e.scores.iter().any(|&(m, v)| m == best && v == top),
             "FFO #{}: {best:?} is not among the best moves",

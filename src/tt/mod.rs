@@ -66,6 +66,12 @@ const HASHFULL_SAMPLE: usize = 1000;
 /// took 45.6 and 43.8 s against 42.9 and 44.3 s with huge pages, and FFO
 /// #40-44 6.8 to 7.3 s against 8.8 to 9.4 s.
 const PREFAULT_MAX_MB: usize = 256;
+
+/// Whether a table of `megabytes` is written with zeros when made (and so
+/// backed by huge pages): see [`PREFAULT_MAX_MB`].
+fn prefaulted(megabytes: usize) -> bool {
+    megabytes <= PREFAULT_MAX_MB
+}
 /// Tables with fewer buckets (4 MB) are cleared on the calling thread: below
 /// this, waking rayon's pool costs more than it saves.
 const PARALLEL_CLEAR_BUCKETS: usize = 1 << 16;
@@ -268,7 +274,7 @@ fn allocate(megabytes: usize) -> Result<ZeroedSlice<Bucket>, TtError> {
     let failed = TtError::AllocationFailed(megabytes);
     let bytes = megabytes.checked_mul(1 << 20).ok_or(failed.clone())?;
     let count = bytes / std::mem::size_of::<Bucket>();
-    let huge_pages = megabytes <= PREFAULT_MAX_MB;
+    let huge_pages = prefaulted(megabytes);
     // SAFETY: an all-zero bucket is a valid value: atomics holding 0, empty slots.
     unsafe { ZeroedSlice::new(count, huge_pages) }.ok_or(failed)
 }
@@ -291,7 +297,7 @@ impl TranspositionTable {
     /// its searches never wait for the system's first-touch page faults; a larger
     /// one is left untouched until the search writes to it.
     fn prefault(&self) {
-        if self.megabytes <= PREFAULT_MAX_MB {
+        if prefaulted(self.megabytes) {
             self.clear();
         } else {
             self.written.store(false, Relaxed);
